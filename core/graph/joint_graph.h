@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "graph/node.h"
+#include "graph/op_info.h"
+#include "graph/recorded_partition.h"
+#include "graph/string_hash.h"
+
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace remat {
+
+enum class GraphKind : std::uint8_t { Joint, Forward };
+
+struct GraphSource {
+    std::string producer;
+    std::string model;
+    std::string description;
+};
+
+/// An AOTAutograd joint (or plain forward) graph: nodes in topological order, ending in one output.
+/// Immutable once built; partitioners work on index-based views of it.
+class JointGraph {
+public:
+    JointGraph() = default;
+    // Copies are not cheap and not needed: share a built graph through a pointer to const.
+    JointGraph(const JointGraph&) = delete;
+    JointGraph& operator=(const JointGraph&) = delete;
+    JointGraph(JointGraph&&) = default;
+    JointGraph& operator=(JointGraph&&) = default;
+
+    const std::vector<Node>& nodes() const { return m_nodes; }
+    const Node& node(NodeId id) const { return m_nodes[static_cast<std::size_t>(id)]; }
+    std::size_t size() const { return m_nodes.size(); }
+    NodeId find(std::string_view name) const;
+
+    const OpInfo& op(OpId id) const { return m_ops[id]; }
+    const OpInfo& opOf(NodeId id) const { return m_ops[node(id).target]; }
+    std::size_t opCount() const { return m_ops.size(); }
+    /// The id of a target string, or nullopt if no node of this graph uses it.
+    std::optional<OpId> findOp(std::string_view target) const;
+
+    const Arg& arg(ArgIndex index) const { return m_args[index]; }
+    std::span<const Arg> children(const Arg& list) const { return {m_args.data() + list.first, list.size}; }
+    const std::string& string(std::uint32_t index) const { return m_strings[index]; }
+
+    NodeId outputNode() const { return m_outputNode; }
+    /// The output node's flattened list; kNoNode where PyTorch has None (or a non-node constant).
+    const std::vector<NodeId>& outputs() const { return m_outputs; }
+    int numFwdOutputs() const { return m_numFwdOutputs; }
+    std::span<const NodeId> fwdOutputs() const { return {m_outputs.data(), static_cast<std::size_t>(m_numFwdOutputs)}; }
+    std::span<const NodeId> bwdOutputs() const
+    {
+        return {m_outputs.data() + m_numFwdOutputs, m_outputs.size() - static_cast<std::size_t>(m_numFwdOutputs)};
+    }
+
+    GraphKind kind() const { return m_kind; }
+    const GraphSource& source() const { return m_source; }
+    const std::string& filePath() const { return m_filePath; }
+    /// PyTorch's own decisions recorded in the file: "min_cut", "default", "min_cut_inductor", ...
+    const std::map<std::string, RecordedPartition>& recorded() const { return m_recorded; }
+    const RecordedPartition* recordedPartition(const std::string& key) const;
+    const std::string& recordedTorchVersion() const { return m_recordedTorchVersion; }
+    /// Parameter/buffer primals the exporter marked as static-lifetime (positions among primals).
+    const std::vector<int>& staticLifetimeInputIndices() const { return m_staticLifetimeInputs; }
+
+private:
+    friend class JointGraphBuilder;
+
+    std::vector<Node> m_nodes;
+    std::vector<OpInfo> m_ops;
+    std::vector<Arg> m_args;
+    std::vector<std::string> m_strings;
+    StringMap<NodeId> m_byName;
+    StringMap<OpId> m_opByTarget;
+    NodeId m_outputNode = kNoNode;
+    std::vector<NodeId> m_outputs;
+    int m_numFwdOutputs = 0;
+    GraphKind m_kind = GraphKind::Joint;
+    GraphSource m_source;
+    std::string m_filePath;
+    std::map<std::string, RecordedPartition> m_recorded;
+    std::string m_recordedTorchVersion;
+    std::vector<int> m_staticLifetimeInputs;
+};
+
+} // namespace remat

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: MIT
+#include "graph/joint_graph_builder.h"
+
+#include "graph/error.h"
+
+#include <algorithm>
+
+namespace remat {
+
+JointGraphBuilder::JointGraphBuilder()
+{
+    // Slot 0 is an empty list, slot 1 an empty dict: the args/kwargs of nodes that have none.
+    m_graph.m_args.resize(2);
+    m_graph.m_args[0].kind = ArgKind::List;
+    m_graph.m_args[1].kind = ArgKind::Dict;
+}
+
+std::uint32_t JointGraphBuilder::reserveArgs(std::uint32_t count)
+{
+    const auto first = static_cast<std::uint32_t>(m_graph.m_args.size());
+    m_graph.m_args.resize(m_graph.m_args.size() + count);
+    return first;
+}
+
+std::uint32_t JointGraphBuilder::intern(std::string_view text)
+{
+    // Graphs repeat a handful of strings ("torch.float32", reprs of devices): a short linear scan
+    // over the first few beats hashing each time.
+    constexpr std::size_t kScanned = 16;
+    const auto& strings = m_graph.m_strings;
+    for (std::size_t i = 0; i < std::min(kScanned, strings.size()); ++i) {
+        if (strings[i] == text)
+            return static_cast<std::uint32_t>(i);
+    }
+    if (const auto it = m_stringIndex.find(text); it != m_stringIndex.end())
+        return it->second;
+    const auto index = static_cast<std::uint32_t>(m_graph.m_strings.size());
+    m_graph.m_strings.emplace_back(text);
+    m_stringIndex.emplace(std::string(text), index);
+    return index;
+}
+
+OpId JointGraphBuilder::internOp(std::string_view target)
+{
+    if (const auto it = m_graph.m_opByTarget.find(target); it != m_graph.m_opByTarget.end())
+        return it->second;
+    const auto id = static_cast<OpId>(m_graph.m_ops.size());
+    m_graph.m_ops.push_back(describeTarget(target));
+    m_graph.m_opByTarget.emplace(std::string(target), id);
+    return id;
+}
+
+void JointGraphBuilder::collectInputs(const Arg& arg, std::vector<NodeId>& inputs, std::vector<char>& seen) const
+{
+    switch (arg.kind) {
+    case ArgKind::Node:
+        if (!seen[static_cast<std::size_t>(arg.node)]) {
+            seen[static_cast<std::size_t>(arg.node)] = 1;
+            inputs.push_back(arg.node);
+        }
+        break;
+    case ArgKind::List:
+    case ArgKind::Dict:
+        for (const Arg& child : m_graph.children(arg))
+            collectInputs(child, inputs, seen);
+        break;
+    default:
+        break;
+    }
+}
+
+NodeId JointGraphBuilder::addNode(Node node)
+{
+    if (node.name.empty())
+        throw Error("a node has an empty name");
+    if (m_namesAdopted) {
+        if (const auto it = m_graph.m_byName.find(node.name); it == m_graph.m_byName.end() || it->second != nextId())
+            throw Error("node '" + node.name + "': not where the name index put it");
+    } else if (m_graph.m_byName.contains(node.name)) {
+        throw Error("node '" + node.name + "': a second node with this name");
+    }
+    if (m_graph.m_outputNode != kNoNode)
+        throw Error("node '" + node.name + "' comes after the output node '"
+                    + m_graph.node(m_graph.m_outputNode).name + "'; the output node must be last");
+    const NodeId id = nextId();
+    if (node.op == NodeOp::Output)
+        m_graph.m_outputNode = id;
+    if (!m_namesAdopted)
+        m_graph.m_byName.emplace(node.name, id);
+    m_graph.m_nodes.push_back(std::move(node));
+    return id;
+}
+
+void JointGraphBuilder::adoptNameIndex(StringMap<NodeId> names)
+{
+    m_graph.m_byName = std::move(names);
+    m_namesAdopted = true;
+}
+
+void JointGraphBuilder::addRecorded(std::string key, RecordedPartition partition)
+{
+    m_graph.m_recorded.insert_or_assign(std::move(key), std::move(partition));
+}
+
+RecordedPartition* JointGraphBuilder::recorded(const std::string& key)
+{
+    const auto it = m_graph.m_recorded.find(key);
+    return it == m_graph.m_recorded.end() ? nullptr : &it->second;
+}
+
+void JointGraphBuilder::flattenOutputs(const Arg& arg, std::vector<NodeId>& out) const
+{
+    switch (arg.kind) {
+    case ArgKind::Node:
+        out.push_back(arg.node);
+        break;
+    case ArgKind::List:
+        for (const Arg& child : m_graph.children(arg))
+            flattenOutputs(child, out);
+        break;
+    case ArgKind::Dict: {
+        const auto items = m_graph.children(arg);
+        for (std::size_t i = 1; i < items.size(); i += 2)
+            flattenOutputs(items[i], out);
+        break;
+    }
+    default:
+        out.push_back(kNoNode); // None, or a constant output: nothing to save or compute
+        break;
+    }
+}
+
+JointGraph JointGraphBuilder::finish()
+{
+    auto& nodes = m_graph.m_nodes;
+    if (nodes.empty())
+        throw Error("the graph has no nodes");
+    if (m_graph.m_outputNode == kNoNode)
+        throw Error("the graph has no output node (the last node must have op \"output\")");
+
+    std::vector<char> seen(nodes.size(), 0);
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+        Node& node = nodes[i];
+        node.inputs.clear();
+        collectInputs(m_graph.m_args[node.args], node.inputs, seen);
+        collectInputs(m_graph.m_args[node.kwargs], node.inputs, seen);
+        for (NodeId input : node.inputs) {
+            seen[static_cast<std::size_t>(input)] = 0;
+            if (static_cast<std::size_t>(input) >= i)
+                throw Error("node '" + node.name + "' uses '" + nodes[static_cast<std::size_t>(input)].name
+                            + "', which does not come before it; nodes must be in topological order");
+            nodes[static_cast<std::size_t>(input)].users.push_back(static_cast<NodeId>(i));
+        }
+    }
+
+    const Node& output = nodes[static_cast<std::size_t>(m_graph.m_outputNode)];
+    const Arg& outArgs = m_graph.m_args[output.args];
+    m_graph.m_outputs.clear();
+    if (outArgs.size >= 1)
+        flattenOutputs(m_graph.children(outArgs)[0], m_graph.m_outputs);
+    const int outputCount = static_cast<int>(m_graph.m_outputs.size());
+    if (m_numFwdOutputs < 0)
+        m_numFwdOutputs = m_graph.m_kind == GraphKind::Forward ? outputCount : 0;
+    if (m_numFwdOutputs > outputCount)
+        throw Error("num_fwd_outputs is " + std::to_string(m_numFwdOutputs) + " but the output node '"
+                    + output.name + "' has only " + std::to_string(outputCount) + " outputs");
+    m_graph.m_numFwdOutputs = m_numFwdOutputs;
+
+    JointGraph graph = std::move(m_graph);
+    m_graph = JointGraph {};
+    return graph;
+}
+
+} // namespace remat

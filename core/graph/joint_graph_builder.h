@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "graph/joint_graph.h"
+
+#include <string_view>
+
+namespace remat {
+
+/// Builds a JointGraph node by node and checks the invariants every partitioner relies on:
+/// unique names, references only to earlier nodes, exactly one output node and it comes last.
+/// Violations throw remat::Error with a message naming the node (the caller adds the file).
+class JointGraphBuilder {
+public:
+    JointGraphBuilder();
+
+    // The arg pool: lists and dicts reserve their children contiguously, then fill them.
+    std::uint32_t reserveArgs(std::uint32_t count);
+    Arg& argAt(std::uint32_t index) { return m_graph.m_args[index]; }
+    std::uint32_t intern(std::string_view text);
+    OpId internOp(std::string_view target);
+
+    /// Node names must be unique; returns the id the next addNode() will get.
+    NodeId nextId() const { return static_cast<NodeId>(m_graph.m_nodes.size()); }
+    NodeId find(std::string_view name) const { return m_graph.find(name); }
+    NodeId addNode(Node node);
+    /// For readers that index all names up front: the graph takes that index over, and addNode()
+    /// then only checks that each node sits at the id the index gave it.
+    void adoptNameIndex(StringMap<NodeId> names);
+
+    void setNumFwdOutputs(int count) { m_numFwdOutputs = count; }
+    void setKind(GraphKind kind) { m_graph.m_kind = kind; }
+    void setSource(GraphSource source) { m_graph.m_source = std::move(source); }
+    void setFilePath(std::string path) { m_graph.m_filePath = std::move(path); }
+    void addRecorded(std::string key, RecordedPartition partition);
+    RecordedPartition* recorded(const std::string& key);
+    void setRecordedTorchVersion(std::string version) { m_graph.m_recordedTorchVersion = std::move(version); }
+    void setStaticLifetimeInputIndices(std::vector<int> indices) { m_graph.m_staticLifetimeInputs = std::move(indices); }
+
+    /// Validates the whole graph, derives users and the output lists, and hands it over.
+    JointGraph finish();
+
+private:
+    void collectInputs(const Arg& arg, std::vector<NodeId>& inputs, std::vector<char>& seen) const;
+    void flattenOutputs(const Arg& arg, std::vector<NodeId>& out) const;
+
+    JointGraph m_graph;
+    StringMap<std::uint32_t> m_stringIndex;
+    bool m_namesAdopted = false;
+    int m_numFwdOutputs = -1;
+};
+
+} // namespace remat

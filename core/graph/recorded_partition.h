@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace remat {
+
+/// A partition decision that a real PyTorch made for a graph, as the file records it.
+struct RecordedPartition {
+    std::vector<std::string> savedValues; // joint-graph order
+    std::vector<std::string> savedSymNodes;
+    std::vector<std::string> fwNodes;
+    std::vector<std::string> bwNodes;
+    std::optional<double> seconds;
+    std::optional<std::int64_t> cutValue;             // min-cut only (extra.min_cut_details)
+    std::map<std::string, std::string> cseMerged;     // dropped -> kept, when recorded
+    std::vector<std::string> dceRemoved;              // when recorded
+    std::optional<double> memoryBudget;               // for memory_budget_<b> runs
+};
+
+} // namespace remat

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+#include "io/file_text.h"
+
+#include "graph/error.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+namespace remat {
+
+std::string readFileText(const std::string& path)
+{
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        throw Error(path + ": cannot read: it is a folder");
+    std::FILE* file = std::fopen(path.c_str(), "rb");
+    if (!file)
+        throw Error(path + ": cannot read: " + std::strerror(errno));
+    std::string text;
+    const auto size = std::filesystem::file_size(path, ec);
+    if (!ec)
+        text.reserve(size);
+    char chunk[1 << 16];
+    std::size_t got = 0;
+    while ((got = std::fread(chunk, 1, sizeof chunk, file)) > 0)
+        text.append(chunk, got);
+    const bool failed = std::ferror(file) != 0;
+    std::fclose(file);
+    if (failed)
+        throw Error(path + ": cannot read: I/O error");
+    return text;
+}
+
+void writeFileAtomically(const std::string& path, const std::string& contents)
+{
+    const std::string temp = path + ".tmp-" + std::to_string(::getpid());
+    std::FILE* file = std::fopen(temp.c_str(), "wb");
+    if (!file)
+        throw Error(path + ": cannot write: " + std::strerror(errno));
+    const bool written = std::fwrite(contents.data(), 1, contents.size(), file) == contents.size();
+    const bool flushed = std::fflush(file) == 0 && ::fsync(::fileno(file)) == 0;
+    const int savedErrno = errno;
+    std::fclose(file);
+    if (!written || !flushed) {
+        std::remove(temp.c_str());
+        throw Error(path + ": cannot write: " + std::strerror(savedErrno));
+    }
+    if (std::rename(temp.c_str(), path.c_str()) != 0) {
+        const int renameErrno = errno;
+        std::remove(temp.c_str());
+        throw Error(path + ": cannot write: " + std::strerror(renameErrno));
+    }
+}
+
+} // namespace remat

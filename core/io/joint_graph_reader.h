@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "graph/joint_graph.h"
+
+#include <string>
+#include <string_view>
+
+namespace remat {
+
+/// Reads joint-graph format v1 (docs/joint-graph-format.md).
+/// Every problem throws remat::Error naming the file and the line/column or the node and field;
+/// nothing is returned half-loaded.
+JointGraph readJointGraphFile(const std::string& path);
+
+/// Same, from text already in memory; `fileName` is only used in messages.
+JointGraph readJointGraphText(std::string text, const std::string& fileName);
+
+} // namespace remat
