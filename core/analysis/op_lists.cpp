@@ -92,11 +92,20 @@ constexpr std::string_view kTorch113SideEffectful[] = {
     "profiler._record_function_exit",
 };
 
+// torch/fx/node.py _side_effectful_functions (newest), by packet or target
 constexpr std::string_view kNewestSideEffectful[] = {
-    "torch._assert", "aten._assert_async", "aten._assert_scalar", "aten._assert_tensor_metadata",
-    "aten.sym_constrain_range", "aten.sym_constrain_range_for_size", "aten._functional_assert_async",
+    "torch._assert", "torch._assert_async", "aten._assert_async", "aten._assert_scalar",
+    "aten._assert_tensor_metadata", "aten.sym_constrain_range", "aten.sym_constrain_range_for_size",
     "profiler._record_function_enter", "profiler._record_function_enter_new", "profiler._record_function_exit",
-    "torch._check",
+    "inductor.accumulate_grad_", "_operator.setitem", "torch._C._set_grad_enabled", "torch.amp._enter_autocast",
+    "torch.amp._exit_autocast", "inductor.resize_storage_bytes_",
+};
+
+// newest fx_graph_cse: the same fixed rand_ops as 1.13, plus aten.empty (never merged)
+constexpr std::string_view kNewestCseExcluded[] = {
+    "aten.dropout", "aten._fused_dropout", "aten._standard_gamma", "aten.bernoulli", "aten.multinomial",
+    "aten.native_dropout", "aten.normal", "aten.poisson", "aten.binomial", "aten.rrelu", "aten.rand_like",
+    "aten.rand", "aten.randint", "aten.randn", "aten.randperm", "aten.empty",
 };
 
 } // namespace
@@ -113,5 +122,6 @@ std::span<const std::string_view> newestComputeIntensive() { return kNewestCompu
 std::span<const std::string_view> newestSymOperators() { return kNewestSymOperators; }
 std::span<const std::string_view> torch113SideEffectful() { return kTorch113SideEffectful; }
 std::span<const std::string_view> newestSideEffectful() { return kNewestSideEffectful; }
+std::span<const std::string_view> newestCseExcluded() { return kNewestCseExcluded; }
 
 } // namespace remat::oplists

@@ -22,6 +22,7 @@ std::span<const std::string_view> newestView();
 std::span<const std::string_view> newestRandom();
 std::span<const std::string_view> newestComputeIntensive();
 std::span<const std::string_view> newestSymOperators();
+std::span<const std::string_view> newestCseExcluded();
 
 // ATen packets with an overload tagged `pointwise` / `nondeterministic_seeded` in a recent
 // native_functions.yaml (see pointwise_ops.cpp for the source revision).

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "partition/work_graph.h"
+
+#include <functional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace remat {
+
+/// A forward or backward graph cut out of the joint graph, as _extract_graph_with_inputs_outputs does.
+struct ExtractedGraph {
+    std::vector<NodeId> nodes; ///< the inputs (placeholders, in input order), then computed nodes in joint order
+    std::vector<char> contains; ///< per joint node id
+    std::vector<NodeId> unusedInputs; ///< inputs nothing in the graph reads
+
+    bool has(NodeId n) const { return contains[static_cast<std::size_t>(n)] != 0; }
+};
+
+struct ExtractionRules {
+    /// Kept by dead-code elimination even when unused (impure nodes).
+    std::function<bool(NodeId)> impure;
+    /// Newest rules: nodes that may not be copied into this graph (placement tags); may be empty.
+    std::function<bool(NodeId)> forbidden;
+    std::string_view graphName = "graph"; ///< "forward" or "backward", for messages
+};
+
+/// Copies every node whose inputs are all available (the inputs themselves, or copied nodes),
+/// then drops what neither an output nor an impure node needs. This copying is what recomputes
+/// forward values in the backward. Throws remat::Error when an output cannot be computed.
+ExtractedGraph extractSubgraph(const WorkGraph& graph, std::span<const NodeId> inputs,
+                               std::span<const NodeId> outputs, const ExtractionRules& rules);
+
+} // namespace remat

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "partition/flow_network.h"
+#include "partition/partition_result.h"
+#include "partition/work_graph.h"
+
+#include <vector>
+
+namespace remat {
+
+/// The partitioner's flow network: every node X is split into X_in -> X_out, whose capacity is
+/// the cost of saving X; source-side values are available in the forward, sink-side ones must be
+/// (re)computed in the backward. Cutting X_in -> X_out means saving X.
+class SplitNodeNetwork {
+public:
+    explicit SplitNodeNetwork(const WorkGraph& graph);
+
+    int in(NodeId n) const { return 2 + 2 * m_graph.position(n); }
+    int out(NodeId n) const { return 3 + 2 * m_graph.position(n); }
+
+    void sourceToIn(NodeId n);  ///< ban: X can only come from the forward (added once per node)
+    void inToSink(NodeId n);    ///< X must be computed in the backward
+    void outToSink(NodeId n);   ///< X must be available in the backward
+    void saveEdge(NodeId n, std::int64_t capacity); ///< X_in -> X_out; PartitionResult::kInfiniteWeight = inf
+    void dataEdge(NodeId from, NodeId user);        ///< X_out -> U_in, infinite
+
+    struct Solution {
+        std::vector<NodeId> saved; ///< graph order
+        std::int64_t cutValue = 0;
+    };
+    /// Solves the minimum cut; throws remat::Error naming the offending chain of nodes when a value
+    /// the backward needs can be neither saved nor recomputed (an all-infinite path).
+    Solution solve() const;
+
+private:
+    std::string describeInfinitePath(const std::vector<int>& path) const;
+
+    const WorkGraph& m_graph;
+    FlowNetwork m_network;
+    std::vector<char> m_hasSourceEdge;
+};
+
+} // namespace remat

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "analysis/rule_set.h"
+#include "graph/node.h"
+
+#include <optional>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace remat {
+
+enum class PartitionerKind { Default, MinCut };
+
+std::string_view partitionerName(PartitionerKind kind);
+std::optional<PartitionerKind> parsePartitioner(std::string_view name);
+
+/// The MinCutOptions of the newest partitioner: which recomputation bans apply.
+struct MinCutOptions {
+    bool banIfUsedFarApart = true;
+    bool banIfLongFusibleChains = true;
+    bool banIfMaterializedBackward = true;
+    bool banIfNotInAllowlist = true;
+    bool banIfReduction = true;
+};
+
+/// torch._functorch.config knobs the newest rules read (defaults as PyTorch ships them).
+struct PartitionerConfig {
+    MinCutOptions minCut;
+    bool aggressiveRecomputation = false;
+    bool recomputeViews = false;
+    bool treatParametersAsFreeToSave = true;
+    bool cse = true;
+};
+
+struct PartitionOptions {
+    PartitionerKind partitioner = PartitionerKind::MinCut;
+    RuleSet rules = RuleSet::Torch113;
+    OpListCompiler compiler = OpListCompiler::Nvfuser;
+    PartitionerConfig config;
+    /// The user's tags (must save, must recompute, ...), overriding meta["recompute"] per node.
+    std::vector<std::pair<NodeId, CheckpointPolicy>> tags;
+};
+
+} // namespace remat

@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: MIT
+#include "partition/partition_result.h"
+
+#include <algorithm>
+
+namespace remat {
+
+bool PartitionResult::isSaved(NodeId n) const
+{
+    return std::find(savedValues.begin(), savedValues.end(), n) != savedValues.end();
+}
+
+const BannedNode* PartitionResult::banReason(NodeId n) const
+{
+    const auto it = std::find_if(banned.begin(), banned.end(), [n](const BannedNode& b) { return b.node == n; });
+    return it == banned.end() ? nullptr : &*it;
+}
+
+} // namespace remat
