@@ -2,10 +2,11 @@
 #include "io/printed_annotation.h"
 
 #include "graph/error.h"
-#include "io/printed_expr.h"
 
 #include <array>
+#include <cctype>
 #include <charconv>
+#include <string>
 
 namespace remat::printed {
 namespace {
@@ -169,8 +170,10 @@ AnnotatedValue parseAnnotation(std::string_view text)
         for (const auto element : splitTopLevel(text.substr(1, text.size() - 2))) {
             if (element.empty() || element == "None" || element.starts_with("Sym("))
                 value.values.emplace_back(std::nullopt);
+            else if (auto inner = parseAnnotation(element); inner.kind == AnnotatedValue::Kind::Tensor)
+                value.values.emplace_back(std::move(inner.values.front()));
             else
-                value.values.emplace_back(parseAnnotation(element).values.at(0));
+                value.values.emplace_back(std::nullopt);
         }
         return value;
     }

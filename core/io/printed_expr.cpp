@@ -251,6 +251,13 @@ void ExprParser::expect(std::string_view op)
     }
 }
 
+std::string_view ExprParser::expectName()
+{
+    if (peek().kind != TokenKind::Name)
+        unexpected();
+    return next().text;
+}
+
 void ExprParser::unexpected() const
 {
     if (atEnd())

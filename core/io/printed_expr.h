@@ -63,6 +63,8 @@ public:
     const Token& peek(std::size_t ahead = 0) const;
     bool accept(std::string_view op);
     void expect(std::string_view op);
+    /// Consumes a name token ("def", a parameter) or throws.
+    std::string_view expectName();
     bool atEnd() const { return peek().kind == TokenKind::End; }
     std::string_view text() const { return m_text; }
     [[noreturn]] void unexpected() const;

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT
+#include "cli/arguments.h"
+#include "cli/commands.h"
+#include "graph/error.h"
+
+#include <functional>
+#include <map>
+#include <ostream>
+
+namespace remat::cli {
+namespace {
+
+using Command = std::function<int(const std::vector<std::string>&, std::ostream&)>;
+
+struct CommandInfo {
+    Command run;
+    const char* usage;
+};
+
+const std::map<std::string_view, CommandInfo>& commands()
+{
+    static const std::map<std::string_view, CommandInfo> table {
+        {"partition",
+         {partitionCommand, "partition GRAPH [--partitioner min-cut|default] [--rules torch-1.13|newest]\n"
+                            "          [--compiler nvfuser|inductor] [--json] [-o PLAN.json]\n"
+                            "    Partition a joint graph as PyTorch would; print a summary, or the plan as JSON."}},
+        {"info", {infoCommand, "info GRAPH\n    Node counts by class and by op, and activation bytes."}},
+        {"bench",
+         {benchCommand, "bench [GRAPH...] [--repeat N]\n"
+                        "    Time loading and partitioning next to PyTorch's recorded seconds (default: the gpt\n"
+                        "    graphs of ../shared/oracle)."}},
+    };
+    return table;
+}
+
+void printUsage(std::ostream& out)
+{
+    out << "usage: remat-explorer [GRAPH]            open the desktop app\n"
+           "       remat-explorer COMMAND [ARGS...]  run headless\n\ncommands:\n";
+    for (const auto& [name, info] : commands())
+        out << "  " << info.usage << "\n";
+}
+
+} // namespace
+
+bool isCommand(std::string_view name)
+{
+    return commands().contains(name) || name == "help" || name == "--help" || name == "-h";
+}
+
+int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
+        printUsage(out);
+        return 0;
+    }
+    const auto it = commands().find(args[0]);
+    if (it == commands().end()) {
+        err << "remat-explorer: unknown command '" << args[0] << "'\n";
+        printUsage(err);
+        return 2;
+    }
+    try {
+        return it->second.run({args.begin() + 1, args.end()}, out);
+    } catch (const UsageError& e) {
+        err << "remat-explorer " << args[0] << ": " << e.message << "\nusage: remat-explorer " << it->second.usage
+            << "\n";
+        return 2;
+    } catch (const Error& e) {
+        err << "remat-explorer: " << e.what() << "\n";
+        return 1;
+    } catch (const std::exception& e) {
+        err << "remat-explorer: unexpected failure: " << e.what() << "\n";
+        return 1;
+    }
+}
+
+} // namespace remat::cli

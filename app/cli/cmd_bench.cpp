@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+#include "cli/arguments.h"
+#include "cli/commands.h"
+#include "cli/format.h"
+#include "cli/shared_dir.h"
+#include "graph/error.h"
+#include "io/graph_loader.h"
+#include "partition/partitioner.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <ostream>
+
+namespace remat::cli {
+namespace {
+
+double median(std::vector<double> values)
+{
+    std::sort(values.begin(), values.end());
+    return values[values.size() / 2];
+}
+
+template <typename Work>
+double medianSeconds(int repeat, Work work)
+{
+    std::vector<double> times;
+    for (int i = 0; i < repeat; ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        work();
+        times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+    return median(times);
+}
+
+struct Row {
+    std::string name;
+    std::size_t nodes = 0;
+    double load = 0;
+    double partition = 0;
+    double pytorch = 0; // recorded seconds of min_cut_rematerialization_partition
+};
+
+std::vector<std::string> defaultGraphs()
+{
+    std::vector<std::string> paths;
+    const auto oracle = sharedDir() / "oracle";
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(oracle, ec)) {
+        const auto name = entry.path().filename().string();
+        if (name.starts_with("gpt_n") && name.ends_with(".json"))
+            paths.push_back(entry.path().string());
+    }
+    std::sort(paths.begin(), paths.end(), [](const std::string& a, const std::string& b) {
+        return std::filesystem::file_size(a) < std::filesystem::file_size(b);
+    });
+    if (paths.empty())
+        throw Error("no graphs given and no gpt_n*.json in " + oracle.string()
+                    + " (set REMAT_SHARED_DIR or pass GRAPH files)");
+    return paths;
+}
+
+/// Least-squares slope of log(time) against log(nodes): 1 is linear growth.
+double growthExponent(const std::vector<Row>& rows, double Row::*time)
+{
+    double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (const Row& r : rows) {
+        if (r.nodes < 1000 || r.*time <= 0)
+            continue; // small graphs measure fixed costs, not growth
+        const double x = std::log(static_cast<double>(r.nodes));
+        const double y = std::log(r.*time);
+        n += 1;
+        sx += x;
+        sy += y;
+        sxx += x * x;
+        sxy += x * y;
+    }
+    if (n < 2)
+        return std::nan("");
+    return (n * sxy - sx * sy) / (n * sxx - sx * sx);
+}
+
+} // namespace
+
+int benchCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
+{
+    const Arguments args(rawArgs, {"--repeat"}, {});
+    const int repeat = std::max(1, args.integer("--repeat", 5));
+    const auto paths = args.positionals().empty() ? defaultGraphs() : args.positionals();
+
+    out << "min-cut partition, torch-1.13 rules (nvfuser op list); median of " << repeat << " runs\n\n";
+    out << pad("graph", 28) << pad("nodes", 8) << pad("load", 10) << pad("partition", 11) << pad("load+part", 11)
+        << pad("PyTorch", 10) << "PyTorch / ours\n";
+    std::vector<Row> rows;
+    for (const auto& path : paths) {
+        Row row;
+        row.name = std::filesystem::path(path).stem().string();
+        row.load = medianSeconds(repeat, [&] { (void)loadGraphFile(path); });
+        const JointGraph graph = loadGraphFile(path);
+        row.nodes = graph.size();
+        PartitionOptions options;
+        row.partition = medianSeconds(repeat, [&] { (void)partitionGraph(graph, options); });
+        if (const auto* recorded = graph.recordedPartition("min_cut"); recorded && recorded->seconds)
+            row.pytorch = *recorded->seconds;
+        char ratio[32] = "-";
+        if (row.pytorch > 0)
+            std::snprintf(ratio, sizeof ratio, "%.0fx", row.pytorch / row.partition);
+        out << pad(row.name, 28) << pad(std::to_string(row.nodes), 8) << pad(formatSeconds(row.load), 10)
+            << pad(formatSeconds(row.partition), 11) << pad(formatSeconds(row.load + row.partition), 11)
+            << pad(row.pytorch > 0 ? formatSeconds(row.pytorch) : "-", 10) << ratio << "\n";
+        rows.push_back(row);
+    }
+    const double ours = growthExponent(rows, &Row::partition);
+    const double theirs = growthExponent(rows, &Row::pytorch);
+    if (!std::isnan(ours)) {
+        char text[160];
+        std::snprintf(text, sizeof text,
+                      "\ngrowth (time ~ nodes^k over graphs of 1000+ nodes): ours k = %.2f, PyTorch k = %.2f\n",
+                      ours, theirs);
+        out << text;
+    }
+    return 0;
+}
+
+} // namespace remat::cli

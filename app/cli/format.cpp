@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+#include "cli/format.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace remat::cli {
+
+std::string formatBytes(std::int64_t bytes)
+{
+    static constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    double value = static_cast<double>(bytes);
+    int unit = 0;
+    while (std::fabs(value) >= 1024.0 && unit < 4) {
+        value /= 1024.0;
+        ++unit;
+    }
+    char text[32];
+    if (unit == 0)
+        std::snprintf(text, sizeof text, "%lld B", static_cast<long long>(bytes));
+    else
+        std::snprintf(text, sizeof text, "%.1f %s", value, kUnits[unit]);
+    return text;
+}
+
+std::string formatSeconds(double seconds)
+{
+    char text[32];
+    if (seconds >= 1.0)
+        std::snprintf(text, sizeof text, "%.2f s", seconds);
+    else if (seconds >= 1e-3)
+        std::snprintf(text, sizeof text, "%.1f ms", seconds * 1e3);
+    else
+        std::snprintf(text, sizeof text, "%.0f us", seconds * 1e6);
+    return text;
+}
+
+std::string pad(const std::string& text, std::size_t width)
+{
+    return text.size() >= width ? text : text + std::string(width - text.size(), ' ');
+}
+
+} // namespace remat::cli

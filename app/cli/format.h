@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace remat::cli {
+
+/// "869.5 MiB", "716.0 KiB", "12 B".
+std::string formatBytes(std::int64_t bytes);
+/// "31.6 ms", "6.93 s", "412 µs".
+std::string formatSeconds(double seconds);
+/// Right-pads to `width`.
+std::string pad(const std::string& text, std::size_t width);
+
+} // namespace remat::cli

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: MIT
+#include "io/plan_json.h"
+
+#include "graph/error.h"
+#include "io/file_text.h"
+#include "io/json_location.h"
+
+#include <rapidjson/document.h>
+#include <rapidjson/error/en.h>
+#include <rapidjson/prettywriter.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+namespace remat {
+namespace {
+
+template <typename Writer>
+void writeNames(Writer& w, const JointGraph& graph, const std::vector<NodeId>& nodes)
+{
+    w.StartArray();
+    for (NodeId n : nodes) {
+        const auto& name = graph.node(n).name;
+        w.String(name.data(), static_cast<rapidjson::SizeType>(name.size()));
+    }
+    w.EndArray();
+}
+
+template <typename Writer>
+void writePlan(Writer& w, const JointGraph& graph, const PartitionResult& r, const PlanExtras& extras)
+{
+    w.StartObject();
+    w.Key("saved_values");
+    writeNames(w, graph, r.savedValues);
+    w.Key("saved_sym_nodes");
+    writeNames(w, graph, r.savedSymNodes);
+    w.Key("fw_nodes");
+    writeNames(w, graph, r.fwNodes);
+    w.Key("bw_nodes");
+    writeNames(w, graph, r.bwNodes);
+    w.Key("recomputed");
+    writeNames(w, graph, r.recomputed);
+    w.Key("banned");
+    w.StartObject();
+    for (const auto& b : r.banned) {
+        const auto& name = graph.node(b.node).name;
+        w.Key(name.data(), static_cast<rapidjson::SizeType>(name.size()));
+        w.String(b.reason.data(), static_cast<rapidjson::SizeType>(b.reason.size()));
+    }
+    w.EndObject();
+    w.Key("saved_bytes");
+    w.Int64(r.savedBytes);
+    w.Key("cut_value");
+    if (r.cutValue)
+        w.Int64(*r.cutValue);
+    else
+        w.Null();
+    for (const auto& [key, value] : extras) {
+        w.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
+        if (const auto* d = std::get_if<double>(&value))
+            w.Double(*d);
+        else if (const auto* i = std::get_if<std::int64_t>(&value))
+            w.Int64(*i);
+        else {
+            const auto& s = std::get<std::string>(value);
+            w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+        }
+    }
+    w.EndObject();
+}
+
+std::vector<std::string> nameList(const rapidjson::Value& root, const char* key, const std::string& path, bool required)
+{
+    std::vector<std::string> names;
+    const auto it = root.FindMember(key);
+    if (it == root.MemberEnd()) {
+        if (required)
+            throw Error(path + ": missing \"" + key + "\"");
+        return names;
+    }
+    if (!it->value.IsArray())
+        throw Error(path + ": \"" + key + "\" must be a list of node names");
+    for (const auto& v : it->value.GetArray()) {
+        if (!v.IsString())
+            throw Error(path + ": \"" + key + "\" must be a list of node names");
+        names.emplace_back(v.GetString(), v.GetStringLength());
+    }
+    return names;
+}
+
+} // namespace
+
+std::string planToJson(const JointGraph& graph, const PartitionResult& result, const PlanExtras& extras, bool pretty)
+{
+    rapidjson::StringBuffer buffer;
+    if (pretty) {
+        rapidjson::PrettyWriter<rapidjson::StringBuffer> writer(buffer);
+        writer.SetIndent(' ', 1);
+        writer.SetFormatOptions(rapidjson::kFormatSingleLineArray);
+        writePlan(writer, graph, result, extras);
+    } else {
+        rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+        writePlan(writer, graph, result, extras);
+    }
+    return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
+}
+
+PlanFile readPlanFile(const std::string& path)
+{
+    const std::string text = readFileText(path);
+    rapidjson::Document doc;
+    doc.Parse(text.c_str(), text.size());
+    if (doc.HasParseError()) {
+        const auto where = locateOffset(text, doc.GetErrorOffset());
+        throw Error(path + ":" + std::to_string(where.line) + ":" + std::to_string(where.column)
+                    + ": malformed JSON: " + rapidjson::GetParseError_En(doc.GetParseError()));
+    }
+    if (!doc.IsObject())
+        throw Error(path + ": a plan must be a JSON object");
+    PlanFile plan;
+    plan.savedValues = nameList(doc, "saved_values", path, true);
+    plan.recomputed = nameList(doc, "recomputed", path, false);
+    plan.fwNodes = nameList(doc, "fw_nodes", path, false);
+    plan.bwNodes = nameList(doc, "bw_nodes", path, false);
+    if (const auto it = doc.FindMember("budget"); it != doc.MemberEnd() && it->value.IsNumber())
+        plan.budget = it->value.GetDouble();
+    return plan;
+}
+
+} // namespace remat

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "graph/joint_graph.h"
+#include "partition/partition_result.h"
+
+#include <map>
+#include <string>
+#include <variant>
+
+namespace remat {
+
+/// Extra top-level keys of a plan file ("budget", "peak_bytes", ...), written after the standard ones.
+using PlanExtras = std::map<std::string, std::variant<double, std::int64_t, std::string>>;
+
+/// A partition plan as JSON: {"saved_values", "saved_sym_nodes", "fw_nodes", "bw_nodes",
+/// "recomputed", "banned": {name: reason}, "saved_bytes", "cut_value"} plus `extras`.
+/// Scripts (samples/apply_plan.py) depend on these keys.
+std::string planToJson(const JointGraph& graph, const PartitionResult& result, const PlanExtras& extras = {},
+                       bool pretty = true);
+
+/// A plan read back: node names as written (they are resolved against a graph by the caller).
+struct PlanFile {
+    std::vector<std::string> savedValues;
+    std::vector<std::string> recomputed;
+    std::vector<std::string> fwNodes;
+    std::vector<std::string> bwNodes;
+    std::optional<double> budget;
+};
+
+/// Throws remat::Error naming the file and what is wrong.
+PlanFile readPlanFile(const std::string& path);
+
+} // namespace remat

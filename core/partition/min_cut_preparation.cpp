@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: MIT
+#include "partition/min_cut_preparation.h"
+
+#include "analysis/node_roles.h"
+#include "graph/error.h"
+#include "partition/cse.h"
+#include "partition/fw_bw_split.h"
+#include "partition/tag_passes.h"
+
+namespace remat {
+namespace {
+
+std::vector<char> staticLifetimeInputs(const JointGraph& graph, const WorkGraph& work)
+{
+    std::vector<char> isStatic(graph.size(), 0);
+    std::vector<NodeId> primals;
+    for (NodeId n : work.order()) {
+        if (isPrimalNewest(graph, n))
+            primals.push_back(n);
+    }
+    for (int index : graph.staticLifetimeInputIndices()) {
+        if (index >= 0 && static_cast<std::size_t>(index) < primals.size())
+            isStatic[static_cast<std::size_t>(primals[static_cast<std::size_t>(index)])] = 1;
+    }
+    return isStatic;
+}
+
+} // namespace
+
+std::vector<CheckpointPolicy> effectiveTags(const JointGraph& graph, const PartitionOptions& options)
+{
+    std::vector<CheckpointPolicy> tags(graph.size(), CheckpointPolicy::None);
+    for (std::size_t i = 0; i < graph.size(); ++i)
+        tags[i] = graph.nodes()[i].meta.recompute;
+    for (const auto& [node, policy] : options.tags) {
+        if (node < 0 || static_cast<std::size_t>(node) >= graph.size())
+            throw Error("a tag names node #" + std::to_string(node) + ", which this graph does not have");
+        if (graph.node(node).op == NodeOp::Placeholder && policy != CheckpointPolicy::None)
+            throw Error("node '" + graph.node(node).name + "' is a graph input: inputs cannot be tagged");
+        tags[static_cast<std::size_t>(node)] = policy;
+    }
+    return tags;
+}
+
+bool hasRecomputeTags(const std::vector<CheckpointPolicy>& tags)
+{
+    for (auto t : tags) {
+        if (t == CheckpointPolicy::MustRecompute || t == CheckpointPolicy::PreferRecompute)
+            return true;
+    }
+    return false;
+}
+
+PreparedMinCut::PreparedMinCut(const JointGraph& graph, const PartitionOptions& options)
+    : m_joint(&graph)
+    , m_options(options)
+    , m_work(graph)
+    , m_ops(graph, options.rules, options.compiler)
+    , m_tags(effectiveTags(graph, options))
+{
+    const bool newest = options.rules == RuleSet::Newest;
+    m_dceRemoved = m_work.eliminateDeadCode([&](NodeId n) {
+        const Node& node = graph.node(n);
+        return node.op == NodeOp::Placeholder || node.op == NodeOp::Output || m_ops.sideEffectful(node.target);
+    });
+    if (!newest || options.config.cse) {
+        m_mergedInto = findCommonSubexpressions(m_work, m_ops);
+        m_work.applyMerges(m_mergedInto);
+    } else {
+        m_mergedInto.assign(graph.size(), kNoNode);
+    }
+    if (newest) {
+        if (hasRecomputeTags(m_tags))
+            cleanupRecomputeTags(m_work, m_tags, false);
+        forceSaveCollectives(m_work, m_ops, m_tags);
+        forceSaveBackwardMutationSources(m_work, m_tags);
+    }
+    m_classes = classifyNodes(m_work, m_ops);
+    for (NodeId n : m_work.order())
+        m_hasBackward = m_hasBackward || m_classes.isRequiredBw(n);
+    m_staticLifetime = staticLifetimeInputs(graph, m_work);
+}
+
+MinCutOptions PreparedMinCut::baseOptions() const
+{
+    MinCutOptions base = m_options.config.minCut;
+    if (m_options.config.aggressiveRecomputation) {
+        base.banIfUsedFarApart = base.banIfLongFusibleChains = false;
+        base.banIfMaterializedBackward = base.banIfNotInAllowlist = false;
+    }
+    return base;
+}
+
+MinCutSolution PreparedMinCut::solve(const MinCutOptions& options, const std::vector<char>& dontBan) const
+{
+    const MinCutProblem problem {m_work, m_ops, m_classes, m_tags, m_options.config, m_staticLifetime};
+    if (m_options.rules == RuleSet::Newest)
+        return solveMinCutNewest(problem, options, dontBan);
+    return solveMinCutTorch113(problem);
+}
+
+void PreparedMinCut::finish(MinCutSolution solution, PartitionResult& result) const
+{
+    result.options = m_options;
+    result.effectiveTags = m_tags;
+    result.dceRemoved = m_dceRemoved;
+    result.mergedInto = m_mergedInto;
+    result.classes = m_classes;
+    result.banned = std::move(solution.banned);
+    result.cutValue = solution.cutValue;
+    result.weights = std::move(solution.weights);
+    splitForwardBackward(m_work, m_ops, std::move(solution.saved), result);
+}
+
+} // namespace remat
