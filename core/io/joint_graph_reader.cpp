@@ -9,6 +9,7 @@
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
 
+#include <array>
 #include <cmath>
 #include <functional>
 
@@ -22,6 +23,23 @@ constexpr int kFormatVersion = 1;
 std::string_view view(const Value& v)
 {
     return {v.GetString(), v.GetStringLength()};
+}
+
+/// The members named by `keys`, found in one pass over the object (nullptr where absent).
+template <std::size_t N>
+std::array<const Value*, N> membersOf(const Value& object, const std::array<std::string_view, N>& keys)
+{
+    std::array<const Value*, N> found {};
+    for (auto it = object.MemberBegin(); it != object.MemberEnd(); ++it) {
+        const auto key = view(it->name);
+        for (std::size_t i = 0; i < N; ++i) {
+            if (!found[i] && keys[i] == key) {
+                found[i] = &it->value;
+                break;
+            }
+        }
+    }
+    return found;
 }
 
 /// Where a value sits inside a node ("args[2][0]"), built only when a message needs it.
@@ -57,42 +75,48 @@ public:
         m_nodeName = "#" + std::to_string(id);
         if (!object.IsObject())
             fail("", "expected an object");
-        const Value& name = member(object, "name");
+        static constexpr std::array<std::string_view, 7> kKeys {"name", "op", "target", "args", "kwargs", "val", "meta"};
+        const auto [namePtr, opPtr, target, args, kwargs, val, meta] = membersOf(object, kKeys);
+        if (!namePtr)
+            fail("", "missing \"name\"");
+        const Value& name = *namePtr;
         if (!name.IsString() || name.GetStringLength() == 0)
             fail("name", "expected a non-empty string");
         Node node;
         node.name = std::string(view(name));
         m_nodeName = "'" + node.name + "'";
 
-        node.op = readOp(member(object, "op"));
-        const Value* target = find(object, "target");
+        if (!opPtr)
+            fail("", "missing \"op\"");
+        node.op = readOp(*opPtr);
         if (target && !target->IsString())
             fail("target", "expected a string");
         node.target = m_builder.internOp(target ? view(*target) : std::string_view(node.name));
 
         const FieldPath root;
-        if (const Value* args = find(object, "args")) {
+        if (args) {
             if (!args->IsArray())
                 fail("args", "expected a list");
             node.args = readArg(*args, root.member("args"));
         }
         node.kwargs = 1; // the builder's shared empty dict
-        if (const Value* kwargs = find(object, "kwargs")) {
+        if (kwargs) {
             if (!kwargs->IsObject())
                 fail("kwargs", "expected an object");
             if (kwargs->MemberCount() > 0)
                 node.kwargs = readArg(*kwargs, root.member("kwargs"));
         }
-        if (const Value* val = find(object, "val"))
+        if (val)
             readValue(*val, node);
-        if (const Value* meta = find(object, "meta")) {
+        if (meta) {
             if (!meta->IsObject())
                 fail("meta", "expected an object");
-            readMeta(*meta, node.meta);
+            if (meta->MemberCount() > 0)
+                readMeta(*meta, node.meta);
         }
         if (node.op == NodeOp::Output) {
-            const Arg& args = m_builder.argAt(node.args);
-            if (args.size != 1 || m_builder.argAt(args.first).kind != ArgKind::List)
+            const Arg& outputArgs = m_builder.argAt(node.args);
+            if (outputArgs.size != 1 || m_builder.argAt(outputArgs.first).kind != ArgKind::List)
                 fail("args", "the output node's args must be [[outputs...]]");
         }
         return node;
@@ -113,14 +137,6 @@ private:
     {
         const auto it = object.FindMember(key);
         return it == object.MemberEnd() ? nullptr : &it->value;
-    }
-
-    const Value& member(const Value& object, const char* key) const
-    {
-        const Value* v = find(object, key);
-        if (!v)
-            fail("", std::string("missing \"") + key + "\"");
-        return *v;
     }
 
     NodeOp readOp(const Value& op) const
@@ -249,23 +265,23 @@ private:
         if (!value.IsObject())
             fail(path, "expected a TensorMeta object {\"shape\", \"dtype\", \"stride\", \"device\"}");
         TensorMeta meta;
-        const Value* shape = find(value, "shape");
+        static constexpr std::array<std::string_view, 4> kKeys {"shape", "dtype", "stride", "device"};
+        const auto [shape, dtype, stride, device] = membersOf(value, kKeys);
         if (!shape || !shape->IsArray())
             fail(path.member("shape"), shape ? "expected a list of integers" : "missing");
         meta.shape = readDims(*shape, path.member("shape"), true);
-        if (const Value* stride = find(value, "stride")) {
+        if (stride) {
             if (!stride->IsArray())
                 fail(path.member("stride"), "expected a list of integers");
             meta.stride = readDims(*stride, path.member("stride"), false);
         }
-        const Value* dtype = find(value, "dtype");
         if (!dtype || !dtype->IsString())
             fail(path.member("dtype"), dtype ? "expected a string" : "missing");
         const auto parsed = parseDtype(view(*dtype));
         if (!parsed)
             fail(path.member("dtype"), "unknown dtype \"" + std::string(view(*dtype)) + "\"");
         meta.dtype = *parsed;
-        if (const Value* device = find(value, "device")) {
+        if (device) {
             if (!device->IsString())
                 fail(path.member("device"), "expected a string");
             meta.device = std::string(view(*device));

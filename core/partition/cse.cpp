@@ -5,6 +5,7 @@
 
 #include <bit>
 #include <cmath>
+#include <algorithm>
 #include <unordered_map>
 
 namespace remat {
@@ -124,20 +125,66 @@ private:
     const std::vector<NodeId>& m_representative;
 };
 
-struct HashKey {
-    OpId target;
-    std::vector<std::uint64_t> leaves;
-    bool operator==(const HashKey&) const = default;
-};
+/// The tokens of every node that became a hash_env entry, in one arena: no allocation per node.
+class FirstSeenTable {
+public:
+    explicit FirstSeenTable(std::size_t expected) { m_byDigest.reserve(expected); }
 
-struct HashKeyHash {
-    std::size_t operator()(const HashKey& key) const noexcept
+    /// The entry with this target and hash leaves (Python's hash_val), or nullptr.
+    struct Entry {
+        NodeId node;
+        OpId target;
+        std::uint32_t hashBegin, hashLength, equalityBegin, equalityLength;
+        std::int32_t next; // entries whose digests collide
+    };
+    const Entry* find(OpId target, const Tokens& tokens, std::uint64_t digest) const
     {
-        std::uint64_t h = 0x9e3779b97f4a7c15ULL ^ key.target;
-        for (auto v : key.leaves)
-            h = (h ^ v) * 0x100000001b3ULL + (h >> 29);
-        return static_cast<std::size_t>(h);
+        const auto it = m_byDigest.find(digest);
+        for (std::int32_t i = it == m_byDigest.end() ? -1 : it->second; i >= 0; i = m_entries[static_cast<std::size_t>(i)].next) {
+            const Entry& e = m_entries[static_cast<std::size_t>(i)];
+            if (e.target == target && same(e.hashBegin, e.hashLength, tokens.hash))
+                return &e;
+        }
+        return nullptr;
     }
+    bool sameEquality(const Entry& e, const Tokens& tokens) const
+    {
+        return same(e.equalityBegin, e.equalityLength, tokens.equality);
+    }
+    void add(NodeId node, OpId target, const Tokens& tokens, std::uint64_t digest)
+    {
+        Entry e {node, target, static_cast<std::uint32_t>(m_arena.size()), static_cast<std::uint32_t>(tokens.hash.size()),
+                 0, static_cast<std::uint32_t>(tokens.equality.size()), -1};
+        m_arena.insert(m_arena.end(), tokens.hash.begin(), tokens.hash.end());
+        e.equalityBegin = static_cast<std::uint32_t>(m_arena.size());
+        m_arena.insert(m_arena.end(), tokens.equality.begin(), tokens.equality.end());
+        const auto [it, inserted] = m_byDigest.try_emplace(digest, static_cast<std::int32_t>(m_entries.size()));
+        if (!inserted) {
+            e.next = it->second;
+            it->second = static_cast<std::int32_t>(m_entries.size());
+        }
+        m_entries.push_back(e);
+    }
+
+    static std::uint64_t digest(OpId target, const std::vector<std::uint64_t>& leaves)
+    {
+        std::uint64_t h = 0x9e3779b97f4a7c15ULL ^ target;
+        for (auto v : leaves) {
+            h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+            h *= 0x100000001b3ULL;
+        }
+        return h;
+    }
+
+private:
+    bool same(std::uint32_t begin, std::uint32_t length, const std::vector<std::uint64_t>& tokens) const
+    {
+        return length == tokens.size() && std::equal(tokens.begin(), tokens.end(), m_arena.begin() + begin);
+    }
+
+    std::vector<std::uint64_t> m_arena;
+    std::vector<Entry> m_entries;
+    std::unordered_map<std::uint64_t, std::int32_t> m_byDigest;
 };
 
 } // namespace
@@ -150,13 +197,10 @@ std::vector<NodeId> findCommonSubexpressions(const WorkGraph& graph, const OpCat
     for (std::size_t i = 0; i < representative.size(); ++i)
         representative[i] = static_cast<NodeId>(i);
 
-    struct FirstSeen {
-        NodeId node;
-        std::vector<std::uint64_t> equality;
-    };
-    std::unordered_map<HashKey, FirstSeen, HashKeyHash> firstByHash;
+    FirstSeenTable firstByHash(graph.order().size());
     const Tokenizer tokenizer(graph, representative);
     std::uint64_t mutationRegion = 0;
+    Tokens tokens;
     for (NodeId n : graph.order()) {
         const Node& node = joint.node(n);
         if (node.op == NodeOp::Placeholder || node.op == NodeOp::Output || node.op == NodeOp::GetAttr)
@@ -166,7 +210,8 @@ std::vector<NodeId> findCommonSubexpressions(const WorkGraph& graph, const OpCat
         // Newest: a mutation opens a new region, and nothing merges across regions.
         if (ops.rules() == RuleSet::Newest && ops.mutableSchema(node.target))
             ++mutationRegion;
-        Tokens tokens;
+        tokens.equality.clear();
+        tokens.hash.clear();
         tokenizer.add(joint.arg(node.args), tokens);
         tokens.equality.push_back(kDict); // separates args from kwargs in both tokens
         tokens.hash.push_back(kDict);
@@ -175,11 +220,15 @@ std::vector<NodeId> findCommonSubexpressions(const WorkGraph& graph, const OpCat
             tokens.equality.push_back(mutationRegion);
             tokens.hash.push_back(mutationRegion); // a duplicate in a new region becomes that region's entry
         }
-        HashKey key {node.target, std::move(tokens.hash)};
-        const auto [it, inserted] = firstByHash.try_emplace(std::move(key), FirstSeen {n, tokens.equality});
-        if (!inserted && it->second.equality == tokens.equality) {
-            mergedInto[static_cast<std::size_t>(n)] = it->second.node;
-            representative[static_cast<std::size_t>(n)] = it->second.node;
+        const auto digest = FirstSeenTable::digest(node.target, tokens.hash);
+        if (const auto* first = firstByHash.find(node.target, tokens, digest)) {
+            // Only the first node with this hash is ever compared, as in Python's hash_env.
+            if (firstByHash.sameEquality(*first, tokens)) {
+                mergedInto[static_cast<std::size_t>(n)] = first->node;
+                representative[static_cast<std::size_t>(n)] = first->node;
+            }
+        } else {
+            firstByHash.add(n, node.target, tokens, digest);
         }
     }
     return mergedInto;

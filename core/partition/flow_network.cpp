@@ -6,7 +6,7 @@
 // GCC 12 reports -Wmaybe-uninitialized inside Boost.Graph's edge iterators once they are inlined
 // here (a known false positive of boost::optional); the rest of the file keeps every warning.
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/compressed_sparse_row_graph.hpp>
 #include <boost/graph/boykov_kolmogorov_max_flow.hpp>
 
 #include <deque>
@@ -15,17 +15,31 @@
 namespace remat {
 namespace {
 
-using Traits = boost::adjacency_list_traits<boost::vecS, boost::vecS, boost::directedS>;
-using BoostGraph = boost::adjacency_list<
-    boost::vecS, boost::vecS, boost::directedS,
-    boost::property<boost::vertex_index_t, long,
-                    boost::property<boost::vertex_color_t, boost::default_color_type,
-                                    boost::property<boost::vertex_distance_t, long,
-                                                    boost::property<boost::vertex_predecessor_t,
-                                                                    Traits::edge_descriptor>>>>,
-    boost::property<boost::edge_capacity_t, FlowNetwork::Capacity,
-                    boost::property<boost::edge_residual_capacity_t, FlowNetwork::Capacity,
-                                    boost::property<boost::edge_reverse_t, Traits::edge_descriptor>>>>;
+using CsrGraph = boost::compressed_sparse_row_graph<boost::directedS>;
+using Vertex = boost::graph_traits<CsrGraph>::vertex_descriptor;
+using EdgeDescriptor = boost::graph_traits<CsrGraph>::edge_descriptor;
+
+/// Edges grouped by source vertex (a counting sort): `order[k]` is the k-th edge in that grouping.
+struct GroupedEdges {
+    std::vector<std::uint32_t> offsets; // per vertex, into order
+    std::vector<std::uint32_t> order;
+};
+
+template <typename SourceOf>
+GroupedEdges groupBySource(std::size_t vertexCount, std::size_t edgeCount, SourceOf sourceOf)
+{
+    GroupedEdges grouped;
+    grouped.offsets.assign(vertexCount + 1, 0);
+    for (std::size_t i = 0; i < edgeCount; ++i)
+        ++grouped.offsets[sourceOf(i) + 1];
+    for (std::size_t v = 0; v < vertexCount; ++v)
+        grouped.offsets[v + 1] += grouped.offsets[v];
+    grouped.order.resize(edgeCount);
+    std::vector<std::uint32_t> fill(grouped.offsets.begin(), grouped.offsets.end() - 1);
+    for (std::size_t i = 0; i < edgeCount; ++i)
+        grouped.order[fill[sourceOf(i)]++] = static_cast<std::uint32_t>(i);
+    return grouped;
+}
 
 } // namespace
 
@@ -46,23 +60,20 @@ void FlowNetwork::addInfiniteEdge(int from, int to)
 
 std::vector<int> FlowNetwork::infinitePath() const
 {
-    std::vector<std::vector<int>> out(static_cast<std::size_t>(m_vertexCount));
-    for (const Edge& e : m_edges) {
-        if (e.infinite)
-            out[static_cast<std::size_t>(e.from)].push_back(e.to);
-    }
-    std::vector<int> parent(static_cast<std::size_t>(m_vertexCount), -1);
+    const auto vertices = static_cast<std::size_t>(m_vertexCount);
+    const auto grouped
+        = groupBySource(vertices, m_edges.size(), [&](std::size_t i) { return static_cast<std::size_t>(m_edges[i].from); });
+    std::vector<int> parent(vertices, -1);
     std::deque<int> queue {kSource};
     parent[kSource] = kSource;
-    while (!queue.empty()) {
-        const int v = queue.front();
+    while (!queue.empty() && parent[kSink] < 0) {
+        const auto v = static_cast<std::size_t>(queue.front());
         queue.pop_front();
-        if (v == kSink)
-            break;
-        for (int w : out[static_cast<std::size_t>(v)]) {
-            if (parent[static_cast<std::size_t>(w)] < 0) {
-                parent[static_cast<std::size_t>(w)] = v;
-                queue.push_back(w);
+        for (auto k = grouped.offsets[v]; k < grouped.offsets[v + 1]; ++k) {
+            const Edge& e = m_edges[grouped.order[k]];
+            if (e.infinite && parent[static_cast<std::size_t>(e.to)] < 0) {
+                parent[static_cast<std::size_t>(e.to)] = static_cast<int>(v);
+                queue.push_back(e.to);
             }
         }
     }
@@ -90,36 +101,69 @@ std::optional<FlowNetwork::Cut> FlowNetwork::minimumCut() const
         throw Error("the flow network's capacities are too large to solve exactly");
     const Capacity infinity = finiteTotal + 1;
 
-    BoostGraph g(static_cast<std::size_t>(m_vertexCount));
-    auto capacity = boost::get(boost::edge_capacity, g);
-    auto reverse = boost::get(boost::edge_reverse, g);
-    auto residual = boost::get(boost::edge_residual_capacity, g);
-    std::vector<Traits::edge_descriptor> forward;
-    forward.reserve(m_edges.size());
-    for (const Edge& e : m_edges) {
-        const auto there = boost::add_edge(static_cast<std::size_t>(e.from), static_cast<std::size_t>(e.to), g).first;
-        const auto back = boost::add_edge(static_cast<std::size_t>(e.to), static_cast<std::size_t>(e.from), g).first;
-        capacity[there] = e.infinite ? infinity : e.capacity;
-        capacity[back] = 0;
-        reverse[there] = back;
-        reverse[back] = there;
-        forward.push_back(there);
+    // Arc 2i is edge i, arc 2i+1 its reverse (capacity 0). The CSR graph stores arcs grouped by
+    // source, so the k-th stored arc is arcs[grouped.order[k]].
+    const auto vertices = static_cast<std::size_t>(m_vertexCount);
+    const std::size_t arcCount = 2 * m_edges.size();
+    const auto arcSource = [&](std::size_t a) {
+        const Edge& e = m_edges[a / 2];
+        return static_cast<std::size_t>(a % 2 == 0 ? e.from : e.to);
+    };
+    const auto arcTarget = [&](std::size_t a) {
+        const Edge& e = m_edges[a / 2];
+        return static_cast<std::size_t>(a % 2 == 0 ? e.to : e.from);
+    };
+    const auto grouped = groupBySource(vertices, arcCount, arcSource);
+    std::vector<std::pair<std::size_t, std::size_t>> sortedArcs(arcCount);
+    std::vector<std::uint32_t> storedAt(arcCount); // arc -> position in the CSR graph
+    for (std::size_t k = 0; k < arcCount; ++k) {
+        const auto a = grouped.order[k];
+        sortedArcs[k] = {arcSource(a), arcTarget(a)};
+        storedAt[a] = static_cast<std::uint32_t>(k);
     }
+    CsrGraph graph(boost::edges_are_sorted, sortedArcs.begin(), sortedArcs.end(), vertices);
+
+    std::vector<EdgeDescriptor> descriptor;
+    descriptor.reserve(arcCount);
+    for (auto [it, end] = boost::edges(graph); it != end; ++it)
+        descriptor.push_back(*it);
+    std::vector<Capacity> capacity(arcCount, 0);
+    std::vector<Capacity> residual(arcCount, 0);
+    std::vector<EdgeDescriptor> reverse(arcCount);
+    for (std::size_t i = 0; i < m_edges.size(); ++i) {
+        const auto forward = storedAt[2 * i];
+        const auto backward = storedAt[2 * i + 1];
+        capacity[forward] = m_edges[i].infinite ? infinity : m_edges[i].capacity;
+        reverse[forward] = descriptor[backward];
+        reverse[backward] = descriptor[forward];
+    }
+    const auto edgeIndex = boost::get(boost::edge_index, graph);
+    const auto vertexIndex = boost::get(boost::vertex_index, graph);
+    std::vector<EdgeDescriptor> predecessor(vertices);
+    std::vector<boost::default_color_type> color(vertices);
+    std::vector<long> distance(vertices, 0);
 
     Cut cut;
-    cut.value = boost::boykov_kolmogorov_max_flow(g, kSource, kSink);
+    cut.value = boost::boykov_kolmogorov_max_flow(
+        graph, boost::make_iterator_property_map(capacity.begin(), edgeIndex),
+        boost::make_iterator_property_map(residual.begin(), edgeIndex),
+        boost::make_iterator_property_map(reverse.begin(), edgeIndex),
+        boost::make_iterator_property_map(predecessor.begin(), vertexIndex),
+        boost::make_iterator_property_map(color.begin(), vertexIndex),
+        boost::make_iterator_property_map(distance.begin(), vertexIndex), vertexIndex, Vertex(kSource),
+        Vertex(kSink));
 
-    // Sink side: vertices that reach the sink through edges with residual capacity left.
-    // Every edge into v appears as the reverse of one of v's out-edges.
-    cut.sinkSide.assign(static_cast<std::size_t>(m_vertexCount), 0);
-    std::vector<std::size_t> stack {kSink};
+    // Sink side: vertices that reach the sink through arcs with residual capacity left.
+    // Every arc into v is the reverse of one of v's out-arcs.
+    cut.sinkSide.assign(vertices, 0);
+    std::vector<Vertex> stack {Vertex(kSink)};
     cut.sinkSide[kSink] = 1;
     while (!stack.empty()) {
-        const std::size_t v = stack.back();
+        const Vertex v = stack.back();
         stack.pop_back();
-        for (auto [it, end] = boost::out_edges(v, g); it != end; ++it) {
-            const auto into = reverse[*it]; // u -> v
-            const std::size_t u = boost::target(*it, g);
+        for (auto [it, end] = boost::out_edges(v, graph); it != end; ++it) {
+            const Vertex u = boost::target(*it, graph);
+            const auto into = reverse[(*it).idx].idx; // u -> v (a CSR edge's index is its idx)
             if (!cut.sinkSide[u] && residual[into] > 0) {
                 cut.sinkSide[u] = 1;
                 stack.push_back(u);
