@@ -46,7 +46,12 @@ public:
     std::optional<OpId> findOp(std::string_view target) const;
 
     const Arg& arg(ArgIndex index) const { return m_args[index]; }
-    std::span<const Arg> children(const Arg& list) const { return {m_args.data() + list.first, list.size}; }
+    /// The items of a List, or the alternating keys and values of a Dict.
+    std::span<const Arg> children(const Arg& container) const
+    {
+        const std::size_t count = container.kind == ArgKind::Dict ? 2 * std::size_t {container.size} : container.size;
+        return {m_args.data() + container.first, count};
+    }
     const std::string& string(std::uint32_t index) const { return m_strings[index]; }
 
     NodeId outputNode() const { return m_outputNode; }
