@@ -3,13 +3,25 @@
 #include "cli/commands.h"
 #include "gui_entry.h"
 
+#include <filesystem>
 #include <iostream>
 #include <string>
 #include <vector>
 
+namespace {
+
+/// "remat-explorer partiton g.json": neither a command nor a file, so a typo, not a graph to open.
+bool looksLikeMistypedCommand(const char* arg)
+{
+    std::error_code ec;
+    return arg[0] != '-' && !std::filesystem::exists(arg, ec) && std::string_view(arg).find('.') == std::string_view::npos;
+}
+
+} // namespace
+
 int main(int argc, char** argv)
 {
-    if (argc >= 2 && remat::cli::isCommand(argv[1])) {
+    if (argc >= 2 && (remat::cli::isCommand(argv[1]) || looksLikeMistypedCommand(argv[1]))) {
         const std::vector<std::string> args(argv + 1, argv + argc);
         return remat::cli::run(args, std::cout, std::cerr);
     }

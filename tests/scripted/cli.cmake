@@ -1,0 +1,50 @@
+# SPDX-License-Identifier: MIT
+# The headless commands, run as a user would: exit codes, summaries, plan keys, one-line errors.
+set(REMAT_CHECK ${CMAKE_CURRENT_LIST_DIR}/support/check_command.cmake)
+set(REMAT_ORACLE ${REMAT_SHARED_DIR}/oracle)
+
+function(remat_cli_test name)
+  cmake_parse_arguments(T "ONE_LINE_ERROR" "CODE;STDOUT;STDERR;FILE;FILE_CONTENT" "ARGS" ${ARGN})
+  set(defs -DEXPECT_CODE=${T_CODE})
+  if(DEFINED T_STDOUT)
+    list(APPEND defs "-DEXPECT_STDOUT=${T_STDOUT}")
+  endif()
+  if(DEFINED T_STDERR)
+    list(APPEND defs "-DEXPECT_STDERR=${T_STDERR}")
+  endif()
+  if(T_ONE_LINE_ERROR)
+    list(APPEND defs -DSTDERR_ONE_LINE=ON)
+  endif()
+  if(DEFINED T_FILE)
+    list(APPEND defs "-DEXPECT_FILE=${T_FILE}" "-DEXPECT_FILE_CONTENT=${T_FILE_CONTENT}")
+  endif()
+  string(REPLACE ";" "@@" command "$<TARGET_FILE:remat-explorer>;${T_ARGS}")
+  add_test(NAME cli_${name} COMMAND ${CMAKE_COMMAND} "-DCOMMAND=${command}" ${defs} -P ${REMAT_CHECK})
+  set_tests_properties(cli_${name} PROPERTIES LABELS cli)
+endfunction()
+
+remat_cli_test(partition_summary CODE 0 ARGS partition ${REMAT_ORACLE}/transformer_encoder_block.json
+  STDOUT "saved +26 values.*recomputed.*banned.*cut value.*PyTorch +1.13.0a0 recorded 26 saved values.*identical")
+remat_cli_test(partition_default CODE 0 ARGS partition ${REMAT_ORACLE}/transformer_encoder_block.json --partitioner default
+  STDOUT "saved +28 values.*identical")
+remat_cli_test(partition_inductor CODE 0 ARGS partition ${REMAT_ORACLE}/lstm_unrolled8.json --compiler inductor
+  STDOUT "inductor op list.*identical")
+remat_cli_test(partition_newest CODE 0 ARGS partition ${REMAT_ORACLE}/mlp3_relu.json --rules newest
+  STDOUT "newest rules")
+remat_cli_test(partition_json_keys CODE 0 ARGS partition ${REMAT_ORACLE}/mlp3_relu.json --json
+  STDOUT "^{\n \"saved_values\": \\[\"primals_7\", \"relu\", \"relu_1\", \"t_3\", \"t_7\"\\],\n \"saved_sym_nodes\": \\[\\],\n \"fw_nodes\": .*\"bw_nodes\": .*\"recomputed\": .*\"banned\": {.*\"saved_bytes\": 733184,\n \"cut_value\": 806500\n}")
+remat_cli_test(partition_plan_file CODE 0 ARGS partition ${REMAT_ORACLE}/mlp3_relu.json -o ${CMAKE_CURRENT_BINARY_DIR}/mlp3_plan.json
+  FILE ${CMAKE_CURRENT_BINARY_DIR}/mlp3_plan.json FILE_CONTENT "\"saved_values\": \\[\"primals_7\"")
+remat_cli_test(partition_missing_file CODE 1 ONE_LINE_ERROR ARGS partition /nonexistent/graph.json
+  STDERR "^remat-explorer: /nonexistent/graph.json: cannot read: No such file or directory\n$")
+remat_cli_test(partition_malformed CODE 1 ONE_LINE_ERROR ARGS partition ${REMAT_TEST_DATA_DIR}/bad/truncated.json
+  STDERR "truncated.json:[0-9]+:[0-9]+: malformed JSON")
+remat_cli_test(partition_cycle CODE 1 ONE_LINE_ERROR ARGS partition ${REMAT_TEST_DATA_DIR}/bad/cycle.json
+  STDERR "cycle.json: node 'cos': args\\[0\\]: refers to 'sin', which does not come before it")
+remat_cli_test(partition_bad_option CODE 2 ARGS partition ${REMAT_ORACLE}/mlp3_relu.json --rules torch-2.9
+  STDERR "--rules must be torch-1.13 or newest")
+remat_cli_test(unknown_command CODE 2 ARGS frobnicate STDERR "unknown command 'frobnicate'")
+remat_cli_test(info CODE 0 ARGS info ${REMAT_ORACLE}/gelu_ln_mlp.json
+  STDOUT "93 nodes.*nodes by class.*primals.*tangents.*activation bytes.*nodes by op.*aten.native_layer_norm")
+remat_cli_test(bench CODE 0 ARGS bench ${REMAT_ORACLE}/mlp3_relu.json ${REMAT_ORACLE}/gpt_n2.json --repeat 2
+  STDOUT "mlp3_relu +49 .*gpt_n2 +410 .*x\n")
