@@ -29,9 +29,13 @@ std::vector<char> staticLifetimeInputs(const JointGraph& graph, const WorkGraph&
 
 std::vector<CheckpointPolicy> effectiveTags(const JointGraph& graph, const PartitionOptions& options)
 {
+    // torch 1.13 knows no recompute tags: a file's tags count only under the newest rules.
+    // The user's own tags apply under both (as constraints on top of 1.13's rules).
     std::vector<CheckpointPolicy> tags(graph.size(), CheckpointPolicy::None);
-    for (std::size_t i = 0; i < graph.size(); ++i)
-        tags[i] = graph.nodes()[i].meta.recompute;
+    if (options.rules == RuleSet::Newest) {
+        for (std::size_t i = 0; i < graph.size(); ++i)
+            tags[i] = graph.nodes()[i].meta.recompute;
+    }
     for (const auto& [node, policy] : options.tags) {
         if (node < 0 || static_cast<std::size_t>(node) >= graph.size())
             throw Error("a tag names node #" + std::to_string(node) + ", which this graph does not have");
@@ -97,6 +101,14 @@ MinCutSolution PreparedMinCut::solve(const MinCutOptions& options, const std::ve
     if (m_options.rules == RuleSet::Newest)
         return solveMinCutNewest(problem, options, dontBan);
     return solveMinCutTorch113(problem);
+}
+
+MinCutNetworkBuild PreparedMinCut::buildNetwork(const MinCutOptions& options, const std::vector<char>& dontBan) const
+{
+    if (m_options.rules != RuleSet::Newest)
+        throw Error("only the newest rules expose their flow network");
+    const MinCutProblem problem {m_work, m_ops, m_classes, m_tags, m_options.config, m_staticLifetime};
+    return buildMinCutNetworkNewest(problem, options, dontBan);
 }
 
 void PreparedMinCut::finish(MinCutSolution solution, PartitionResult& result) const
