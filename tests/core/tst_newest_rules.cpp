@@ -28,12 +28,13 @@ QJsonObject expectations()
     return QJsonDocument::fromJson(file.readAll()).object();
 }
 
-/// call_function nodes computing `target` in a partitioned graph (saved values are inputs there).
+/// call_function nodes computing `target` in a partitioned graph, as the test's count_ops counts
+/// them. In the backward, saved values are placeholders: they are not computed there.
 int countOps(const JointGraph& graph, const PartitionResult& result, const std::vector<NodeId>& nodes,
-             const QString& target)
+             const QString& target, bool backward)
 {
     return static_cast<int>(std::count_if(nodes.begin(), nodes.end(), [&](NodeId n) {
-        return graph.node(n).op == NodeOp::CallFunction && !result.isSaved(n)
+        return graph.node(n).op == NodeOp::CallFunction && !(backward && result.isSaved(n))
             && QString::fromStdString(graph.opOf(n).target) == target;
     }));
 }
@@ -78,9 +79,10 @@ private slots:
         }
 
         const auto check = [&](const char* key, const std::vector<NodeId>& nodes, bool atLeast) {
+            const bool backward = nodes == result.bwNodes;
             const QJsonObject counts = expected.value(QLatin1String(key)).toObject();
             for (auto it = counts.begin(); it != counts.end(); ++it) {
-                const int actual = countOps(graph, result, nodes, it.key());
+                const int actual = countOps(graph, result, nodes, it.key(), backward);
                 const int want = it.value().toInt();
                 const QString what = QStringLiteral("%1 %2: %3, expected %4%5")
                                          .arg(QLatin1String(key), it.key())
