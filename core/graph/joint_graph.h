@@ -71,6 +71,8 @@ public:
     const std::map<std::string, RecordedPartition>& recorded() const { return m_recorded; }
     const RecordedPartition* recordedPartition(const std::string& key) const;
     const std::string& recordedTorchVersion() const { return m_recordedTorchVersion; }
+    /// False when the file gave no tensor sizes (torch 1.13's printed graphs): nothing can be sized.
+    bool sizesKnown() const { return m_sizesKnown; }
     /// Parameter/buffer primals the exporter marked as static-lifetime (positions among primals).
     const std::vector<int>& staticLifetimeInputIndices() const { return m_staticLifetimeInputs; }
 
@@ -92,6 +94,7 @@ private:
     std::map<std::string, RecordedPartition> m_recorded;
     std::string m_recordedTorchVersion;
     std::vector<int> m_staticLifetimeInputs;
+    bool m_sizesKnown = true;
 };
 
 } // namespace remat

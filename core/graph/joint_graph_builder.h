@@ -35,6 +35,8 @@ public:
     void addRecorded(std::string key, RecordedPartition partition);
     RecordedPartition* recorded(const std::string& key);
     void setRecordedTorchVersion(std::string version) { m_graph.m_recordedTorchVersion = std::move(version); }
+    /// The source carried no tensor sizes (a graph torch 1.13 printed): it can be shown, not partitioned.
+    void setSizesUnknown() { m_graph.m_sizesKnown = false; }
     void setStaticLifetimeInputIndices(std::vector<int> indices) { m_graph.m_staticLifetimeInputs = std::move(indices); }
 
     /// Validates the whole graph, derives users and the output lists, and hands it over.

@@ -572,7 +572,7 @@ JointGraph parseJointGraph(std::string& buffer, const std::string& fileName,
                            const std::function<std::string()>& original)
 {
     rapidjson::Document doc;
-    doc.ParseInsitu(buffer.data());
+    doc.ParseInsitu<rapidjson::kParseFullPrecisionFlag>(buffer.data()); // floats exactly as Python wrote them
     if (doc.HasParseError()) {
         const auto where = locateOffset(original(), doc.GetErrorOffset());
         throw Error(fileName + ":" + std::to_string(where.line) + ":" + std::to_string(where.column)

@@ -2,6 +2,7 @@
 #include "io/printed_annotation.h"
 
 #include "graph/error.h"
+#include "io/printed_source.h"
 
 #include <array>
 #include <cctype>
@@ -18,30 +19,31 @@ struct Abbreviation {
 
 // torch/utils/_dtype_abbrs.py (formerly in torch/fx/graph.py).
 constexpr std::array kAbbreviations {
-    Abbreviation {"f32", Dtype::Float32},         Abbreviation {"f64", Dtype::Float64},
-    Abbreviation {"f16", Dtype::Float16},         Abbreviation {"bf16", Dtype::BFloat16},
-    Abbreviation {"f8e4m3fn", Dtype::Float8E4M3Fn}, Abbreviation {"f8e5m2", Dtype::Float8E5M2},
-    Abbreviation {"f8e4m3fnuz", Dtype::Float8E4M3FnUz}, Abbreviation {"f8e5m2fnuz", Dtype::Float8E5M2FnUz},
-    Abbreviation {"f8e8m0fnu", Dtype::Float8E8M0FnU}, Abbreviation {"c32", Dtype::Complex32},
-    Abbreviation {"c64", Dtype::Complex64},       Abbreviation {"c128", Dtype::Complex128},
-    Abbreviation {"i8", Dtype::Int8},             Abbreviation {"i16", Dtype::Int16},
-    Abbreviation {"i32", Dtype::Int32},           Abbreviation {"i64", Dtype::Int64},
-    Abbreviation {"b8", Dtype::Bool},             Abbreviation {"u8", Dtype::UInt8},
-    Abbreviation {"u16", Dtype::UInt16},          Abbreviation {"u32", Dtype::UInt32},
+    Abbreviation {"f32", Dtype::Float32},
+    Abbreviation {"f64", Dtype::Float64},
+    Abbreviation {"f16", Dtype::Float16},
+    Abbreviation {"bf16", Dtype::BFloat16},
+    Abbreviation {"f8e4m3fn", Dtype::Float8E4M3Fn},
+    Abbreviation {"f8e5m2", Dtype::Float8E5M2},
+    Abbreviation {"f8e4m3fnuz", Dtype::Float8E4M3FnUz},
+    Abbreviation {"f8e5m2fnuz", Dtype::Float8E5M2FnUz},
+    Abbreviation {"f8e8m0fnu", Dtype::Float8E8M0FnU},
+    Abbreviation {"c32", Dtype::Complex32},
+    Abbreviation {"c64", Dtype::Complex64},
+    Abbreviation {"c128", Dtype::Complex128},
+    Abbreviation {"i8", Dtype::Int8},
+    Abbreviation {"i16", Dtype::Int16},
+    Abbreviation {"i32", Dtype::Int32},
+    Abbreviation {"i64", Dtype::Int64},
+    Abbreviation {"b8", Dtype::Bool},
+    Abbreviation {"u8", Dtype::UInt8},
+    Abbreviation {"u16", Dtype::UInt16},
+    Abbreviation {"u32", Dtype::UInt32},
     Abbreviation {"u64", Dtype::UInt64},
 };
 
 // Abbreviations torch prints for dtypes our model does not have.
 constexpr std::array<std::string_view, 3> kUnsupported {"f4e2m1fnx2", "b16", "b1x8"};
-
-std::string_view trim(std::string_view s)
-{
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
-        s.remove_suffix(1);
-    return s;
-}
 
 std::string quoted(std::string_view text)
 {
@@ -61,12 +63,12 @@ std::vector<std::string_view> splitTopLevel(std::string_view text)
         else if (c == ')' || c == ']')
             --depth;
         else if (c == ',' && depth == 0) {
-            parts.push_back(trim(text.substr(start, i - start)));
+            parts.push_back(trimSpaces(text.substr(start, i - start)));
             start = i + 1;
         }
     }
-    if (!trim(text.substr(start)).empty() || !parts.empty())
-        parts.push_back(trim(text.substr(start)));
+    if (!trimSpaces(text.substr(start)).empty() || !parts.empty())
+        parts.push_back(trimSpaces(text.substr(start)));
     return parts;
 }
 
@@ -82,9 +84,10 @@ std::vector<std::int64_t> readDims(std::string_view list, std::string_view whole
         }
         if (part.empty() || ec == std::errc::result_out_of_range || (ec == std::errc() && value < 0))
             throw Error(std::string("malformed ") + what + " in the annotation " + quoted(whole));
-        throw Error("symbolic " + std::string(what) + " '" + std::string(part) + "' in the annotation " + quoted(whole)
-                    + ": graphs traced with dynamic shapes cannot be sized; trace with static shapes"
-                      " (torch.compile(dynamic=False)) to import them");
+        throw Error("symbolic " + std::string(what) + " '" + std::string(part) + "' in the annotation "
+            + quoted(whole)
+            + ": graphs traced with dynamic shapes cannot be sized; trace with static shapes"
+              " (torch.compile(dynamic=False)) to import them");
     }
     return dims;
 }
@@ -108,13 +111,13 @@ std::string_view bracketed(std::string_view& rest, std::string_view whole)
 TensorMeta parseTensor(std::string_view text, std::string_view whole)
 {
     const auto open = text.find('[');
-    const auto abbreviation = trim(text.substr(0, open));
+    const auto abbreviation = trimSpaces(text.substr(0, open));
     const auto dtype = dtypeFromAbbreviation(abbreviation);
     if (!dtype) {
         for (auto u : kUnsupported) {
             if (u == abbreviation)
                 throw Error("dtype '" + std::string(abbreviation) + "' in the annotation " + quoted(whole)
-                            + " is not supported");
+                    + " is not supported");
         }
         throw Error("unknown dtype '" + std::string(abbreviation) + "' in the annotation " + quoted(whole));
     }
@@ -126,9 +129,9 @@ TensorMeta parseTensor(std::string_view text, std::string_view whole)
         meta.stride = readDims(bracketed(rest, whole), whole, "stride");
         if (meta.stride.size() != meta.shape.size())
             throw Error("the annotation " + quoted(whole) + " has " + std::to_string(meta.shape.size())
-                        + " sizes but " + std::to_string(meta.stride.size()) + " strides");
+                + " sizes but " + std::to_string(meta.stride.size()) + " strides");
     }
-    meta.device = std::string(trim(rest));
+    meta.device = std::string(trimSpaces(rest));
     if (meta.device.find_first_of("[](), ") != std::string::npos)
         throw Error("malformed device '" + meta.device + "' in the annotation " + quoted(whole));
     return meta;
@@ -159,7 +162,7 @@ std::optional<Dtype> dtypeFromAbbreviation(std::string_view abbreviation)
 AnnotatedValue parseAnnotation(std::string_view text)
 {
     const std::string_view whole = text;
-    text = trim(text);
+    text = trimSpaces(text);
     AnnotatedValue value;
     if (text.starts_with("Sym(")) {
         value.kind = AnnotatedValue::Kind::Symbolic;
@@ -168,6 +171,8 @@ AnnotatedValue parseAnnotation(std::string_view text)
     if (text.starts_with('(') && text.ends_with(')')) {
         value.kind = AnnotatedValue::Kind::Tuple;
         for (const auto element : splitTopLevel(text.substr(1, text.size() - 2))) {
+            if (element.starts_with('('))
+                throw Error("nested tuple in the annotation " + quoted(whole));
             if (element.empty() || element == "None" || element.starts_with("Sym("))
                 value.values.emplace_back(std::nullopt);
             else if (auto inner = parseAnnotation(element); inner.kind == AnnotatedValue::Kind::Tensor)

@@ -12,10 +12,10 @@ namespace remat::printed {
 /// What the quoted annotation of a printed node says about its value.
 struct AnnotatedValue {
     enum class Kind : std::uint8_t {
-        Tensor,   ///< "f32[8, 16]", "f32[8, 16][16, 1]cuda:0", "DTensor(f32[8], S(0))": one entry in values
-        Tuple,    ///< "(f32[8], i64[8])": one entry per element, nullopt for non-tensors
+        Tensor, ///< "f32[8, 16]", "f32[8, 16][16, 1]cuda:0", "DTensor(f32[8], S(0))": one entry in values
+        Tuple, ///< "(f32[8], i64[8])": one entry per element, nullopt for non-tensors
         Symbolic, ///< "Sym(s0)", "Sym(4)": a SymInt/SymFloat/SymBool, not a tensor
-        Opaque,   ///< any other type name ("BackwardState"): not a tensor, size unknown
+        Opaque, ///< any other type name ("BackwardState"): not a tensor, size unknown
     };
     Kind kind = Kind::Opaque;
     std::vector<std::optional<TensorMeta>> values;

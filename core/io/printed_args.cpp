@@ -14,9 +14,32 @@ constexpr std::uint64_t kMaxInt = static_cast<std::uint64_t>(std::numeric_limits
 
 // Python builtins FX prints by their bare name.
 constexpr std::array<std::string_view, 26> kBuiltins {
-    "getattr", "setattr", "hasattr", "len",   "isinstance", "int",   "float", "bool", "str",
-    "list",    "tuple",   "dict",    "range", "max",        "min",   "abs",   "iter", "next",
-    "slice",   "sum",     "round",   "pow",   "any",        "all",   "divmod", "print",
+    "getattr",
+    "setattr",
+    "hasattr",
+    "len",
+    "isinstance",
+    "int",
+    "float",
+    "bool",
+    "str",
+    "list",
+    "tuple",
+    "dict",
+    "range",
+    "max",
+    "min",
+    "abs",
+    "iter",
+    "next",
+    "slice",
+    "sum",
+    "round",
+    "pow",
+    "any",
+    "all",
+    "divmod",
+    "print",
 };
 
 struct OperatorName {
@@ -26,10 +49,25 @@ struct OperatorName {
 
 // torch/fx/graph.py: magic_methods and reflectable_magic_methods.
 constexpr std::array<OperatorName, 19> kBinary {{
-    {"+", "add"},     {"-", "sub"},     {"*", "mul"},  {"//", "floordiv"}, {"/", "truediv"},
-    {"%", "mod"},     {"**", "pow"},    {"<<", "lshift"}, {">>", "rshift"}, {"&", "and_"},
-    {"|", "or_"},     {"^", "xor"},     {"@", "matmul"}, {"==", "eq"},      {"!=", "ne"},
-    {"<", "lt"},      {">", "gt"},      {"<=", "le"},  {">=", "ge"},
+    {"+", "add"},
+    {"-", "sub"},
+    {"*", "mul"},
+    {"//", "floordiv"},
+    {"/", "truediv"},
+    {"%", "mod"},
+    {"**", "pow"},
+    {"<<", "lshift"},
+    {">>", "rshift"},
+    {"&", "and_"},
+    {"|", "or_"},
+    {"^", "xor"},
+    {"@", "matmul"},
+    {"==", "eq"},
+    {"!=", "ne"},
+    {"<", "lt"},
+    {">", "gt"},
+    {"<=", "le"},
+    {">=", "ge"},
 }};
 constexpr std::array<OperatorName, 3> kUnary {{{"-", "neg"}, {"+", "pos"}, {"~", "invert"}}};
 
@@ -143,7 +181,8 @@ void ArgWriter::fillNumber(const Expr& e, bool negative, Arg& arg) const
         if (e.tooBig || e.magnitude > kMaxInt + (negative ? 1 : 0))
             throw Error("integer too large: " + source(e));
         arg.kind = ArgKind::Int;
-        arg.integer = negative ? static_cast<std::int64_t>(0 - e.magnitude) : static_cast<std::int64_t>(e.magnitude);
+        arg.integer
+            = negative ? static_cast<std::int64_t>(0 - e.magnitude) : static_cast<std::int64_t>(e.magnitude);
     } else {
         arg.kind = ArgKind::Float;
         arg.real = negative ? -e.real : e.real;
@@ -154,7 +193,7 @@ void ArgWriter::checkNoNodes(const Expr& e, const Expr& whole) const
 {
     if (e.kind == ExprKind::Name && m_lookup(e.text) != kNoNode)
         throw Error("'" + source(whole) + "' refers to node '" + e.text
-                    + "', which cannot be kept inside a printed object");
+            + "', which cannot be kept inside a printed object");
     for (std::size_t i = 0; i < e.items.size(); ++i) {
         // The callee and attribute names are not references; everything else may be.
         if (!((e.kind == ExprKind::Call || e.kind == ExprKind::Attribute) && i == 0))
@@ -220,10 +259,11 @@ void ArgWriter::fill(const Expr& e, std::uint32_t slot)
     case ExprKind::Unary: {
         const Expr& operand = e.items[0];
         const bool negative = e.text == "-";
-        if ((e.text == "-" || e.text == "+") && (operand.kind == ExprKind::Int || operand.kind == ExprKind::Float)) {
+        if ((e.text == "-" || e.text == "+")
+            && (operand.kind == ExprKind::Int || operand.kind == ExprKind::Float)) {
             fillNumber(operand, negative, arg);
         } else if ((e.text == "-" || e.text == "+") && operand.kind == ExprKind::Name
-                   && (operand.text == "inf" || operand.text == "nan") && m_lookup(operand.text) == kNoNode) {
+            && (operand.text == "inf" || operand.text == "nan") && m_lookup(operand.text) == kNoNode) {
             arg.kind = ArgKind::Float;
             arg.real = operand.text == "nan" ? std::nan("") : negative ? -HUGE_VAL : HUGE_VAL;
         } else {

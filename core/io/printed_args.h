@@ -26,8 +26,7 @@ public:
         , m_code(code)
         , m_lookup(std::move(lookup))
         , m_unknown(std::move(unknown))
-    {
-    }
+    { }
 
     /// A List of `items` (slot 0, the shared empty list, when there are none).
     ArgIndex list(std::span<const Expr* const> items);

@@ -12,213 +12,11 @@ namespace {
 
 // Deeper nesting than this is not something FX prints; refusing it keeps the recursion bounded.
 constexpr int kMaxDepth = 200;
-
-bool isNameStart(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-
-bool isDigit(char c)
-{
-    return c >= '0' && c <= '9';
-}
-
-bool isNameChar(char c)
-{
-    return isNameStart(c) || isDigit(c);
-}
-
-// Longest first, so that "**" wins over "*".
-constexpr std::array<std::string_view, 20> kLongOps {"**=", "//=", ">>=", "<<=", "**", "//", "<<", ">>", "<=", ">=",
-                                                     "==",  "!=",  "->",  "+=",  "-=", "*=", "/=", "%=", "@=", ":="};
-constexpr std::string_view kShortOps = "()[]{},:.=;+-*/%@&|^~<>";
-
-std::size_t scanString(std::string_view text, std::size_t pos)
-{
-    const char quote = text[pos];
-    for (std::size_t i = pos + 1; i < text.size(); ++i) {
-        if (text[i] == '\\')
-            ++i;
-        else if (text[i] == quote)
-            return i + 1;
-    }
-    throw Error("unterminated string " + excerpt(text.substr(pos), 30));
-}
-
-std::size_t scanNumber(std::string_view text, std::size_t pos)
-{
-    const bool hex = text.substr(pos, 2) == "0x" || text.substr(pos, 2) == "0X";
-    std::size_t i = pos;
-    while (i < text.size()) {
-        const char c = text[i];
-        if ((c == '+' || c == '-') && (text[i - 1] == 'e' || text[i - 1] == 'E') && !hex)
-            ++i;
-        else if (isNameChar(c) || c == '.')
-            ++i;
-        else
-            break;
-    }
-    return i;
-}
-
-void appendUtf8(std::string& out, std::uint32_t cp)
-{
-    if (cp < 0x80) {
-        out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-        out += static_cast<char>(0xC0 | (cp >> 6));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-        out += static_cast<char>(0xE0 | (cp >> 12));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-        out += static_cast<char>(0xF0 | (cp >> 18));
-        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
-}
-
-int hexValue(char c)
-{
-    if (isDigit(c))
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
+// Chains (a.b.c, f()(), a + b + c) build trees iteratively, but trees are walked and destroyed
+// recursively: their depth is bounded too.
+constexpr int kMaxTreeDepth = 1000;
 
 } // namespace
-
-std::string excerpt(std::string_view text, std::size_t limit)
-{
-    std::string out;
-    bool space = false;
-    for (char c : text) {
-        if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-            space = !out.empty();
-            continue;
-        }
-        if (space)
-            out += ' ';
-        space = false;
-        out += c;
-    }
-    if (out.size() > limit)
-        out = out.substr(0, limit - 3) + "...";
-    return out;
-}
-
-std::vector<Token> tokenize(std::string_view text)
-{
-    std::vector<Token> tokens;
-    std::size_t i = 0;
-    while (i < text.size()) {
-        const char c = text[i];
-        if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-            ++i;
-            continue;
-        }
-        Token token;
-        token.offset = i;
-        std::size_t end = i + 1;
-        if (isNameStart(c)) {
-            while (end < text.size() && isNameChar(text[end]))
-                ++end;
-            // String prefixes: b'..', r"..", rb'..'
-            if (end < text.size() && (text[end] == '\'' || text[end] == '"') && end - i <= 2) {
-                token.kind = TokenKind::String;
-                end = scanString(text, end);
-            } else {
-                token.kind = TokenKind::Name;
-            }
-        } else if (isDigit(c) || (c == '.' && i + 1 < text.size() && isDigit(text[i + 1]))) {
-            token.kind = TokenKind::Number;
-            end = scanNumber(text, i);
-        } else if (c == '\'' || c == '"') {
-            token.kind = TokenKind::String;
-            end = scanString(text, i);
-        } else {
-            token.kind = TokenKind::Op;
-            bool matched = false;
-            for (auto op : kLongOps) {
-                if (text.substr(i, op.size()) == op) {
-                    end = i + op.size();
-                    matched = true;
-                    break;
-                }
-            }
-            if (!matched && kShortOps.find(c) == std::string_view::npos)
-                throw Error(std::string("unexpected character '") + c + "'");
-        }
-        token.text = text.substr(i, end - i);
-        tokens.push_back(token);
-        i = end;
-    }
-    tokens.push_back(Token {TokenKind::End, {}, text.size()});
-    return tokens;
-}
-
-std::string decodeStringLiteral(std::string_view token)
-{
-    bool raw = false;
-    while (!token.empty() && token.front() != '\'' && token.front() != '"') {
-        raw = raw || token.front() == 'r' || token.front() == 'R';
-        token.remove_prefix(1);
-    }
-    const std::string_view body = token.substr(1, token.size() - 2);
-    std::string out;
-    out.reserve(body.size());
-    for (std::size_t i = 0; i < body.size(); ++i) {
-        if (body[i] != '\\' || raw || i + 1 == body.size()) {
-            out += body[i];
-            continue;
-        }
-        const char e = body[++i];
-        switch (e) {
-        case 'n': out += '\n'; break;
-        case 't': out += '\t'; break;
-        case 'r': out += '\r'; break;
-        case 'a': out += '\a'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'v': out += '\v'; break;
-        case '\n': break;
-        case 'x':
-        case 'u':
-        case 'U': {
-            const std::size_t digits = e == 'x' ? 2 : e == 'u' ? 4 : 8;
-            std::uint32_t cp = 0;
-            std::size_t k = 0;
-            for (; k < digits && i + 1 + k < body.size() && hexValue(body[i + 1 + k]) >= 0; ++k)
-                cp = cp * 16 + static_cast<std::uint32_t>(hexValue(body[i + 1 + k]));
-            if (k != digits || cp > 0x10FFFF)
-                throw Error("invalid escape in string " + excerpt(token, 30));
-            appendUtf8(out, cp);
-            i += digits;
-            break;
-        }
-        default:
-            if (e >= '0' && e <= '7') {
-                std::uint32_t cp = 0;
-                std::size_t k = 0;
-                for (; k < 3 && i + k < body.size() && body[i + k] >= '0' && body[i + k] <= '7'; ++k)
-                    cp = cp * 8 + static_cast<std::uint32_t>(body[i + k] - '0');
-                appendUtf8(out, cp);
-                i += k - 1;
-            } else if (e == '\\' || e == '\'' || e == '"') {
-                out += e;
-            } else {
-                out += '\\';
-                out += e;
-            }
-        }
-    }
-    return out;
-}
 
 const Token& ExprParser::peek(std::size_t ahead) const
 {
@@ -273,6 +71,15 @@ std::size_t ExprParser::endOfPrevious() const
     return previous.offset + previous.text.size();
 }
 
+void ExprParser::measure(Expr& e)
+{
+    e.depth = 1;
+    for (const Expr& item : e.items)
+        e.depth = std::max(e.depth, item.depth + 1);
+    if (e.depth > kMaxTreeDepth)
+        throw Error("expression nested too deeply");
+}
+
 Expr ExprParser::parseExpression()
 {
     if (++m_depth > kMaxDepth)
@@ -311,6 +118,7 @@ Expr ExprParser::binary(int level)
         e.items.push_back(std::move(lhs));
         e.items.push_back(binary(level + 1));
         e.end = e.items.back().end;
+        measure(e);
         lhs = std::move(e);
         if (level == 0)
             break;
@@ -320,30 +128,31 @@ Expr ExprParser::binary(int level)
 
 Expr ExprParser::unary()
 {
+    // Counted like parseExpression: "- - x" and "x ** x ** x" recurse here without brackets.
+    if (++m_depth > kMaxDepth)
+        throw Error("expression nested too deeply");
+    Expr e;
     if (peek().kind == TokenKind::Op && (peek().text == "-" || peek().text == "+" || peek().text == "~")) {
-        if (++m_depth > kMaxDepth)
-            throw Error("expression nested too deeply");
-        Expr e;
         e.kind = ExprKind::Unary;
         e.begin = peek().offset;
         e.text = std::string(next().text);
         e.items.push_back(unary());
-        e.end = e.items.back().end;
-        --m_depth;
-        return e;
-    }
-    Expr base = postfix();
-    if (accept("**")) {
-        Expr e;
+    } else {
+        Expr base = postfix();
+        if (!accept("**")) {
+            --m_depth;
+            return base;
+        }
         e.kind = ExprKind::Binary;
         e.text = "**";
         e.begin = base.begin;
         e.items.push_back(std::move(base));
         e.items.push_back(unary());
-        e.end = e.items.back().end;
-        return e;
     }
-    return base;
+    e.end = e.items.back().end;
+    measure(e);
+    --m_depth;
+    return e;
 }
 
 Expr ExprParser::postfix()
@@ -379,6 +188,7 @@ Expr ExprParser::postfix()
             return e;
         }
         wrapped.end = endOfPrevious();
+        measure(wrapped);
         e = std::move(wrapped);
     }
 }
@@ -409,19 +219,19 @@ Expr ExprParser::sequence(ExprKind kind, std::string_view close, std::size_t beg
     e.kind = kind;
     e.begin = begin;
     e.items = std::move(items);
-    if (!e.items.empty() && !accept(",")) {
-        expect(close);
-        e.end = endOfPrevious();
-        return e;
-    }
-    while (!accept(close)) {
-        e.items.push_back(parseExpression());
-        if (!accept(",")) {
-            expect(close);
-            break;
+    if (e.items.empty() || accept(",")) {
+        while (!accept(close)) {
+            e.items.push_back(parseExpression());
+            if (!accept(",")) {
+                expect(close);
+                break;
+            }
         }
+    } else {
+        expect(close);
     }
     e.end = endOfPrevious();
+    measure(e);
     return e;
 }
 
@@ -440,6 +250,7 @@ Expr ExprParser::dict(std::size_t begin)
         }
     }
     e.end = endOfPrevious();
+    measure(e);
     return e;
 }
 
@@ -474,7 +285,8 @@ Expr ExprParser::atom()
             e.kind = ExprKind::Int;
             const int base = t.starts_with("0x") || t.starts_with("0X") ? 16 : 10;
             const auto digits = base == 16 ? t.substr(2) : t;
-            const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), e.magnitude, base);
+            const auto [ptr, ec]
+                = std::from_chars(digits.data(), digits.data() + digits.size(), e.magnitude, base);
             if (ec == std::errc::result_out_of_range)
                 e.tooBig = true;
             else if (ec != std::errc() || ptr != digits.data() + digits.size())

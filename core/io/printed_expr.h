@@ -11,19 +11,19 @@ namespace remat::printed {
 /// The Python expressions FX writes into generated code: names, literals, containers, calls,
 /// attribute chains, subscripts and the operators of its "magic methods".
 enum class ExprKind : std::uint8_t {
-    Name,      ///< text: the identifier
-    Int,       ///< magnitude (the sign is a Unary "-"); tooBig if it does not fit 64 bits
-    Float,     ///< real
-    String,    ///< text: the decoded value
-    Other,     ///< a literal with no JSON counterpart (bytes, complex): kept as its source text
-    List,      ///< items
-    Tuple,     ///< items
-    Dict,      ///< items: key, value, key, value...
-    Call,      ///< items[0]: the callee, then the arguments; keys[i]: keyword of items[i + 1] or ""
+    Name, ///< text: the identifier
+    Int, ///< magnitude (the sign is a Unary "-"); tooBig if it does not fit 64 bits
+    Float, ///< real
+    String, ///< text: the decoded value
+    Other, ///< a literal with no JSON counterpart (bytes, complex): kept as its source text
+    List, ///< items
+    Tuple, ///< items
+    Dict, ///< items: key, value, key, value...
+    Call, ///< items[0]: the callee, then the arguments; keys[i]: keyword of items[i + 1] or ""
     Attribute, ///< items[0].text
     Subscript, ///< items[0][items[1]]
-    Unary,     ///< text: the operator ("-", "+", "~"); items[0]
-    Binary,    ///< text: the operator ("+", "//", "<=", ...); items[0], items[1]
+    Unary, ///< text: the operator ("-", "+", "~"); items[0]
+    Binary, ///< text: the operator ("+", "//", "<=", ...); items[0], items[1]
 };
 
 struct Expr {
@@ -35,7 +35,8 @@ struct Expr {
     std::vector<Expr> items;
     std::vector<std::string> keys;
     std::size_t begin = 0; ///< offsets into the parsed text: text.substr(begin, end - begin) is
-    std::size_t end = 0;   ///< the expression's source, which for FX's literals is their repr()
+    std::size_t end = 0; ///< the expression's source, which for FX's literals is their repr()
+    int depth = 1; ///< of the tree below, bounded by the parser
 };
 
 enum class TokenKind : std::uint8_t { Name, Number, String, Op, End };
@@ -56,8 +57,7 @@ public:
     ExprParser(std::string_view text, std::vector<Token> tokens)
         : m_text(text)
         , m_tokens(std::move(tokens))
-    {
-    }
+    { }
 
     Expr parseExpression();
     const Token& peek(std::size_t ahead = 0) const;
@@ -78,6 +78,7 @@ private:
     Expr dict(std::size_t begin);
     void callArguments(Expr& call);
     std::size_t endOfPrevious() const;
+    void measure(Expr& e);
     Token next();
 
     std::string_view m_text;

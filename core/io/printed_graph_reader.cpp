@@ -1,48 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "io/printed_graph_reader.h"
 
-#include "graph/error.h"
-#include "graph/joint_graph_builder.h"
 #include "io/file_text.h"
-#include "io/printed_annotation.h"
-#include "io/printed_args.h"
-#include "io/printed_expr.h"
 #include "io/printed_meta.h"
-#include "io/printed_source.h"
-
-#include <filesystem>
+#include "io/printed_reader.h"
 
 namespace remat {
+namespace printed {
 namespace {
-
-using namespace printed;
-
-/// An Error whose message already starts with "<file>:<line>: ".
-class LocatedError : public Error {
-public:
-    using Error::Error;
-};
-
-struct Input {
-    std::string name;
-    std::optional<AnnotatedValue> value;
-    int line = 0;
-};
-
-struct Assignment {
-    std::vector<Expr> targets;
-    std::optional<Expr> annotation;
-    std::optional<Expr> value;
-};
-
-std::string_view trim(std::string_view s)
-{
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\n'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n'))
-        s.remove_suffix(1);
-    return s;
-}
 
 /// `a, b, c,` without brackets, as on the left of FX's tree_flatten_spec line.
 Expr bareTuple(ExprParser& p)
@@ -90,62 +55,7 @@ bool isName(const Expr& e, std::string_view name)
     return e.kind == ExprKind::Name && e.text == name;
 }
 
-class PrintedGraphReader {
-public:
-    PrintedGraphReader(const GraphText& graph, const std::string& fileName)
-        : m_graph(graph)
-        , m_file(fileName)
-        , m_statements(graph.lines, fileName)
-    {
-    }
-
-    JointGraph read();
-
-private:
-    [[noreturn]] void fail(int line, const std::string& what) const
-    {
-        throw LocatedError(m_file + ":" + std::to_string(line) + ": " + what);
-    }
-
-    std::optional<Statement> nextCode(int minIndent);
-    void readDef(const Statement& s);
-    void readStatement(const Statement& s);
-    Assignment parseAssignment(ExprParser& p) const;
-    void readPart(std::string_view code, std::vector<Token> tokens, int line);
-    void annotationOnly(const Expr& target, const Expr& annotation, int line);
-    void flattenedInputs(const Expr& targets, const Expr& value, int line);
-    void finishInputs(int line);
-    void defineNode(const std::string& name, const std::optional<Expr>& annotation, const Expr& value,
-                    std::string_view code, int line);
-    void describe(const Expr& value, Node& node, ArgWriter& writer);
-    void callArgs(const Expr& call, std::size_t firstArg, const Expr* self, Node& node, ArgWriter& writer);
-    void readReturn(const Expr* value, std::string_view code, int line);
-    bool applyAnnotation(const Expr& annotation, Node& node) const;
-    void fillTupleValues();
-    NodeId addNode(Node node, int line, bool annotated);
-    ArgWriter writer(std::string_view code);
-    std::string unknownName(std::string_view name) const;
-    JointGraph finish();
-
-    const GraphText& m_graph;
-    const std::string& m_file;
-    StatementReader m_statements;
-    JointGraphBuilder m_builder;
-    std::vector<Node> m_nodes;
-    std::vector<int> m_lines;
-    std::vector<char> m_annotated;
-    StringMap<NodeId> m_names;
-    std::string m_className;
-    std::vector<Input> m_params;
-    std::optional<std::vector<Input>> m_flattened;
-    std::vector<std::pair<std::string, std::pair<AnnotatedValue, int>>> m_pendingAnnotations;
-    bool m_inputsDone = false;
-    int m_defLine = 0;
-    int m_currentLine = 0;
-    int m_returnLine = 0;
-    std::size_t m_outputCount = 0;
-    NodeMeta m_meta;
-};
+} // namespace
 
 std::optional<Statement> PrintedGraphReader::nextCode(int minIndent)
 {
@@ -159,12 +69,12 @@ std::optional<Statement> PrintedGraphReader::nextCode(int minIndent)
 JointGraph PrintedGraphReader::read()
 {
     auto s = nextCode(0);
-    if (s && trim(s->code).starts_with("class ")) {
-        const auto code = trim(s->code);
+    if (s && trimSpaces(s->code).starts_with("class ")) {
+        const auto code = trimSpaces(s->code);
         m_className = std::string(code.substr(6, code.find('(') - 6));
         s = nextCode(0);
     }
-    if (!s || !trim(s->code).starts_with("def ")) {
+    if (!s || !trimSpaces(s->code).starts_with("def ")) {
         const int line = s ? s->line : m_graph.lines.front().number;
         fail(line, "expected 'def forward(...):' after the class line");
     }
@@ -181,9 +91,10 @@ JointGraph PrintedGraphReader::read()
             continue;
         }
         if (m_returnLine)
-            fail(statement->line, trim(statement->code).starts_with("return")
-                     ? "a second return statement (the first is on line " + std::to_string(m_returnLine) + ")"
-                     : "a statement after the return statement on line " + std::to_string(m_returnLine));
+            fail(statement->line,
+                trimSpaces(statement->code).starts_with("return")
+                    ? "a second return statement (the first is on line " + std::to_string(m_returnLine) + ")"
+                    : "a statement after the return statement on line " + std::to_string(m_returnLine));
         readStatement(*statement);
     }
     if (!m_returnLine)
@@ -238,7 +149,7 @@ void PrintedGraphReader::readStatement(const Statement& s)
     try {
         tokens = tokenize(s.code);
     } catch (const Error& e) {
-        fail(s.line, "cannot read '" + excerpt(s.code) + "': " + e.what());
+        fail(s.line, "unknown statement '" + excerpt(s.code) + "' (" + e.what() + ")");
     }
     for (auto& part : splitAtSemicolons(tokens)) {
         if (part.size() > 1)
@@ -288,19 +199,19 @@ void PrintedGraphReader::readPart(std::string_view code, std::vector<Token> toke
             if (!p.atEnd())
                 p.unexpected();
         } catch (const Error& e) {
-            fail(line, "cannot read '" + statementText() + "': " + e.what());
+            fail(line, "unknown statement '" + statementText() + "' (" + e.what() + ")");
         }
         if (isReturn)
             readReturn(value ? &*value : nullptr, code, line);
         else if (value)
-            fail(line, "cannot read '" + statementText() + "'");
+            fail(line, "unknown statement '" + statementText() + "'");
         return;
     }
     Assignment a;
     try {
         a = parseAssignment(p);
     } catch (const Error& e) {
-        fail(line, "cannot read '" + statementText() + "': " + e.what());
+        fail(line, "unknown statement '" + statementText() + "' (" + e.what() + ")");
     }
     if (!a.value) {
         annotationOnly(a.targets.front(), *a.annotation, line);
@@ -309,21 +220,21 @@ void PrintedGraphReader::readPart(std::string_view code, std::vector<Token> toke
     if (isName(*a.value, "None")) { // "t = None" and "a = b = None": FX freeing values early
         for (const Expr& target : a.targets) {
             if (target.kind != ExprKind::Name)
-                fail(line, "cannot read '" + statementText() + "'");
+                fail(line, "unknown statement '" + statementText() + "'");
             if (!m_names.contains(target.text))
                 fail(line, "'" + target.text + "' is set to None but is not a node");
         }
         return;
     }
     if (a.targets.size() > 1)
-        fail(line, "cannot read '" + statementText() + "': FX does not print chained assignments");
+        fail(line, "unknown statement '" + statementText() + "' (FX does not print chained assignments)");
     const Expr& target = a.targets.front();
     if (target.kind == ExprKind::Tuple) {
         flattenedInputs(target, *a.value, line);
         return;
     }
     if (target.kind != ExprKind::Name)
-        fail(line, "cannot read '" + statementText() + "': the left-hand side is not a name");
+        fail(line, "unknown statement '" + statementText() + "' (the left-hand side is not a name)");
     defineNode(target.text, a.annotation, *a.value, code, line);
 }
 
@@ -337,7 +248,8 @@ void PrintedGraphReader::annotationOnly(const Expr& target, const Expr& annotati
     if (annotation.kind != ExprKind::String)
         return;
     try {
-        m_pendingAnnotations.emplace_back(target.text, std::make_pair(parseAnnotation(annotation.text), line));
+        m_pendingAnnotations.emplace_back(
+            target.text, std::make_pair(parseAnnotation(annotation.text), line));
     } catch (const Error& e) {
         fail(line, "input '" + target.text + "': " + e.what());
     }
@@ -349,8 +261,9 @@ void PrintedGraphReader::flattenedInputs(const Expr& targets, const Expr& value,
     if (value.kind == ExprKind::Call)
         callee = dottedPath(value.items[0]);
     if (!callee || !callee->ends_with("tree_flatten_spec"))
-        fail(line, "cannot read this assignment to several names: only fx_pytree.tree_flatten_spec(...) assigns"
-                   " several names");
+        fail(line,
+            "cannot read this assignment to several names: only fx_pytree.tree_flatten_spec(...) assigns"
+            " several names");
     if (m_inputsDone)
         fail(line, "a second list of inputs");
     m_flattened.emplace();
@@ -371,7 +284,7 @@ void PrintedGraphReader::finishInputs(int line)
         Node node;
         node.name = input.name;
         node.op = NodeOp::Placeholder;
-        node.target = m_builder.internOp(input.name);
+        node.target = internOp(input.name);
         node.kwargs = 1;
         std::optional<AnnotatedValue> value = std::move(input.value);
         for (auto it = m_pendingAnnotations.begin(); it != m_pendingAnnotations.end(); ++it) {
@@ -392,189 +305,7 @@ void PrintedGraphReader::finishInputs(int line)
     }
     if (!m_pendingAnnotations.empty())
         fail(m_pendingAnnotations.front().second.second,
-             "an annotation of '" + m_pendingAnnotations.front().first + "', which is not an input");
-}
-
-NodeId PrintedGraphReader::addNode(Node node, int line, bool annotated)
-{
-    const auto id = static_cast<NodeId>(m_nodes.size());
-    const auto [it, added] = m_names.emplace(node.name, id);
-    if (!added)
-        fail(line, "a second node named '" + node.name + "' (the first is on line "
-                       + std::to_string(m_lines[static_cast<std::size_t>(it->second)]) + ")");
-    m_nodes.push_back(std::move(node));
-    m_lines.push_back(line);
-    m_annotated.push_back(annotated ? 1 : 0);
-    return id;
-}
-
-ArgWriter PrintedGraphReader::writer(std::string_view code)
-{
-    return ArgWriter(
-        m_builder, code,
-        [this](std::string_view name) {
-            const auto it = m_names.find(name);
-            return it == m_names.end() ? kNoNode : it->second;
-        },
-        [this](std::string_view name) { return unknownName(name); });
-}
-
-std::string PrintedGraphReader::unknownName(std::string_view name) const
-{
-    for (const SourceLine& line : m_graph.lines) {
-        if (line.number <= m_currentLine)
-            continue;
-        const auto text = trim(line.text);
-        if (text.starts_with(name) && text.size() > name.size()
-            && (text[name.size()] == ':' || text.substr(name.size()).starts_with(" =")))
-            return "'" + std::string(name) + "' is used before it is defined (on line " + std::to_string(line.number)
-                + "); nodes must be in topological order";
-    }
-    return "'" + std::string(name) + "' is not defined";
-}
-
-void PrintedGraphReader::defineNode(const std::string& name, const std::optional<Expr>& annotation,
-                                    const Expr& value, std::string_view code, int line)
-{
-    finishInputs(line);
-    // `x_1 = x`: FX renames a placeholder whose node name differs from its parameter name.
-    if (value.kind == ExprKind::Name && !m_names.contains(name)) {
-        const auto it = m_names.find(value.text);
-        if (it != m_names.end() && m_nodes[static_cast<std::size_t>(it->second)].op == NodeOp::Placeholder
-            && m_nodes[static_cast<std::size_t>(it->second)].name == value.text) {
-            const NodeId id = it->second;
-            m_names.erase(it);
-            m_names.emplace(name, id);
-            m_nodes[static_cast<std::size_t>(id)].name = name;
-            return;
-        }
-    }
-    if (const auto it = m_names.find(name); it != m_names.end())
-        fail(line, "a second node named '" + name + "' (the first is on line "
-                       + std::to_string(m_lines[static_cast<std::size_t>(it->second)]) + ")");
-    Node node;
-    node.name = name;
-    bool annotated = false;
-    try {
-        ArgWriter w = writer(code);
-        describe(value, node, w);
-        if (annotation)
-            annotated = applyAnnotation(*annotation, node);
-    } catch (const LocatedError&) {
-        throw;
-    } catch (const Error& e) {
-        fail(line, "node '" + name + "': " + e.what());
-    }
-    node.meta = m_meta;
-    addNode(std::move(node), line, annotated);
-}
-
-void PrintedGraphReader::callArgs(const Expr& call, std::size_t firstArg, const Expr* self, Node& node,
-                                  ArgWriter& writer)
-{
-    std::vector<const Expr*> positional;
-    std::vector<const std::string*> keys;
-    std::vector<const Expr*> values;
-    if (self)
-        positional.push_back(self);
-    for (std::size_t i = firstArg; i < call.items.size(); ++i) {
-        const std::string& key = call.keys[i - 1];
-        if (key.empty()) {
-            positional.push_back(&call.items[i]);
-        } else {
-            keys.push_back(&key);
-            values.push_back(&call.items[i]);
-        }
-    }
-    node.args = writer.list(positional);
-    node.kwargs = writer.keywords(keys, values);
-}
-
-void PrintedGraphReader::describe(const Expr& value, Node& node, ArgWriter& writer)
-{
-    const auto unreadable = [&] {
-        return Error("cannot read the right-hand side '" + excerpt(writer.source(value)) + "'");
-    };
-    node.kwargs = 1;
-    // self.linear.weight, getattr(self.layers, "0"): an attribute of the module.
-    if (auto path = dottedPath(value); path && path->starts_with("self.")) {
-        node.op = NodeOp::GetAttr;
-        node.target = m_builder.internOp(path->substr(5));
-        return;
-    }
-    switch (value.kind) {
-    case ExprKind::Call: {
-        const Expr& callee = value.items[0];
-        const auto path = dottedPath(callee);
-        if (path && path->starts_with("self.")) {
-            node.op = NodeOp::CallModule;
-            node.target = m_builder.internOp(path->substr(5));
-            callArgs(value, 1, nullptr, node, writer);
-        } else if (callee.kind == ExprKind::Attribute && callee.items[0].kind == ExprKind::Name
-                   && m_names.contains(callee.items[0].text)) {
-            node.op = NodeOp::CallMethod; // x.relu(), x.view(4, 4)
-            node.target = m_builder.internOp(callee.text);
-            callArgs(value, 1, &callee.items[0], node, writer);
-        } else if (path) {
-            node.op = NodeOp::CallFunction;
-            node.target = m_builder.internOp(normalizeTarget(*path));
-            callArgs(value, 1, nullptr, node, writer);
-        } else {
-            throw unreadable();
-        }
-        return;
-    }
-    case ExprKind::Subscript: {
-        node.target = m_builder.internOp("_operator.getitem");
-        const std::array<const Expr*, 2> args {&value.items[0], &value.items[1]};
-        node.args = writer.list(args);
-        return;
-    }
-    case ExprKind::Binary:
-    case ExprKind::Unary: {
-        const bool unary = value.kind == ExprKind::Unary;
-        const auto target = operatorTarget(value.text, unary);
-        if (unary && value.items[0].kind != ExprKind::Name)
-            throw Error("'" + writer.source(value) + "' is a constant, not a node");
-        node.target = m_builder.internOp(target);
-        std::vector<const Expr*> args;
-        for (const Expr& operand : value.items)
-            args.push_back(&operand);
-        node.args = writer.list(args);
-        return;
-    }
-    case ExprKind::Attribute:
-        // x.shape: FX's spelling of getattr(x, "shape").
-        if (value.items[0].kind == ExprKind::Name && m_names.contains(value.items[0].text)) {
-            Expr attribute;
-            attribute.kind = ExprKind::String;
-            attribute.text = value.text;
-            node.target = m_builder.internOp("builtins.getattr");
-            const std::array<const Expr*, 2> args {&value.items[0], &attribute};
-            node.args = writer.list(args);
-            return;
-        }
-        throw unreadable();
-    case ExprKind::Name:
-        if (!m_names.contains(value.text))
-            throw Error(unknownName(value.text));
-        throw Error("a plain copy of '" + value.text + "' is not an FX node");
-    default:
-        throw Error("'" + writer.source(value) + "' is a constant, not a node");
-    }
-}
-
-bool PrintedGraphReader::applyAnnotation(const Expr& annotation, Node& node) const
-{
-    if (annotation.kind != ExprKind::String)
-        return false; // a Python type (torch 1.13's `x : torch.Tensor`): no sizes
-    AnnotatedValue value = parseAnnotation(annotation.text);
-    if (value.kind == AnnotatedValue::Kind::Tensor)
-        node.valueKind = ValueKind::Tensor;
-    else if (value.kind == AnnotatedValue::Kind::Tuple)
-        node.valueKind = ValueKind::TensorList;
-    node.values = std::move(value.values);
-    return true;
+            "an annotation of '" + m_pendingAnnotations.front().first + "', which is not an input");
 }
 
 void PrintedGraphReader::readReturn(const Expr* value, std::string_view code, int line)
@@ -602,7 +333,7 @@ void PrintedGraphReader::readReturn(const Expr* value, std::string_view code, in
     Node node;
     node.name = "output";
     node.op = NodeOp::Output;
-    node.target = m_builder.internOp("output");
+    node.target = internOp("output");
     node.kwargs = 1;
     try {
         ArgWriter w = writer(code);
@@ -623,91 +354,16 @@ void PrintedGraphReader::readReturn(const Expr* value, std::string_view code, in
     addNode(std::move(node), line, false);
 }
 
-void PrintedGraphReader::fillTupleValues()
-{
-    // torch prints tuple-returning nodes without annotation; their getitem users carry the sizes.
-    const auto getitem = m_builder.internOp("_operator.getitem");
-    for (const Node& node : m_nodes) {
-        if (node.target != getitem || node.valueKind != ValueKind::Tensor || node.args == 0)
-            continue;
-        const Arg& args = m_builder.argAt(node.args);
-        if (args.size != 2)
-            continue;
-        const Arg source = m_builder.argAt(args.first);
-        const Arg index = m_builder.argAt(args.first + 1);
-        if (source.kind != ArgKind::Node || index.kind != ArgKind::Int || index.integer < 0 || index.integer > 4096)
-            continue;
-        const auto s = static_cast<std::size_t>(source.node);
-        Node& tuple = m_nodes[s];
-        if (m_annotated[s] || tuple.op == NodeOp::Placeholder)
-            continue;
-        tuple.valueKind = ValueKind::TensorList;
-        const auto i = static_cast<std::size_t>(index.integer);
-        if (tuple.values.size() <= i)
-            tuple.values.resize(i + 1);
-        tuple.values[i] = node.values.front();
-    }
-}
-
-JointGraph PrintedGraphReader::finish()
-{
-    fillTupleValues();
-    int primals = 0;
-    int tangents = 0;
-    std::string other;
-    for (const Node& node : m_nodes) {
-        if (node.op != NodeOp::Placeholder)
-            continue;
-        if (node.name.starts_with("primals_"))
-            ++primals;
-        else if (node.name.starts_with("tangents_"))
-            ++tangents;
-        else if (other.empty())
-            other = node.name;
-    }
-    if (tangents > 0) {
-        if (!other.empty())
-            fail(m_defLine, "input '" + other + "' is neither primals_* nor tangents_*: this looks like a partitioned"
-                            " backward graph, not a joint graph (TORCH_LOGS=aot_joint_graph prints the joint graph)");
-        if (static_cast<int>(m_outputCount) < primals)
-            fail(m_returnLine, "a joint graph returns its forward outputs, then one gradient per primal, but this one"
-                               " returns " + std::to_string(m_outputCount) + " values for "
-                                   + std::to_string(primals) + " primals");
-        m_builder.setKind(GraphKind::Joint);
-        m_builder.setNumFwdOutputs(static_cast<int>(m_outputCount) - primals);
-    } else {
-        m_builder.setKind(GraphKind::Forward);
-        m_builder.setNumFwdOutputs(static_cast<int>(m_outputCount));
-    }
-    bool anyAnnotation = false;
-    for (char a : m_annotated)
-        anyAnnotation = anyAnnotation || a;
-    GraphSource source;
-    source.producer = "printed FX graph (" + m_graph.origin + (m_graph.title.empty() ? "" : ": " + m_graph.title) + ")";
-    source.model = std::filesystem::path(m_file).stem().string();
-    source.description = m_className.empty() ? "def forward" : "class " + m_className;
-    if (!anyAnnotation)
-        source.description += "; no size annotations (torch 1.13 prints none): node sizes are unknown";
-    m_builder.setSource(std::move(source));
-    m_builder.setFilePath(m_file);
-    try {
-        for (Node& node : m_nodes)
-            m_builder.addNode(std::move(node));
-        return m_builder.finish();
-    } catch (const Error& e) {
-        throw Error(m_file + ": " + e.what());
-    }
-}
-
-} // namespace
+} // namespace printed
 
 JointGraph readPrintedGraphText(const std::string& text, const std::string& fileName)
 {
-    const auto graph = locateGraph(text);
+    const auto graph = printed::locateGraph(text);
     if (!graph)
-        throw Error(fileName + ": no printed FX graph found (expected a 'class ...(torch.nn.Module):' line, a"
-                               " 'def forward(' line or a TORCH_LOGS 'TRACED GRAPH' record)");
-    PrintedGraphReader reader(*graph, fileName);
+        throw Error(fileName
+            + ": no printed FX graph found (expected a 'class ...(torch.nn.Module):' line, a"
+              " 'def forward(' line or a TORCH_LOGS 'TRACED GRAPH' record)");
+    printed::PrintedGraphReader reader(*graph, fileName);
     return reader.read();
 }
 

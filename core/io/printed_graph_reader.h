@@ -16,11 +16,11 @@ namespace remat {
 ///   file the first joint graph is read, else the first graph.
 ///
 /// Conventions (docs/joint-graph-format.md): targets as the JSON writes them ("aten.mm.default" for
-/// torch.ops.aten.mm.default, `x[0]` and `operator.getitem` as "_operator.getitem", `x + y` as "_operator.add",
-/// builtins as "builtins.getattr"); literals as the same Arg kinds; `torch.float32` and other
-/// objects as ArgKind::Repr with their printed repr; placeholders named primals_*/tangents_* make
-/// a joint graph whose num_fwd_outputs is the number of outputs minus the number of primals,
-/// placeholders without tangents make a forward graph. Comments above nodes give meta:
+/// torch.ops.aten.mm.default, `x[0]` and `operator.getitem` as "_operator.getitem", `x + y` as
+/// "_operator.add", builtins as "builtins.getattr"); literals as the same Arg kinds; `torch.float32` and
+/// other objects as ArgKind::Repr with their printed repr; placeholders named primals_*/tangents_* make a
+/// joint graph whose num_fwd_outputs is the number of outputs minus the number of primals, placeholders
+/// without tangents make a forward graph. Comments above nodes give meta:
 /// `# ac_graph_id: 1 - PREFER_RECOMPUTE` (recompute, ac_graph_id) and the stack-trace summary.
 ///
 /// Sizes come only from torch 2.x annotations: torch 1.13 prints none, so its nodes have no

@@ -2,6 +2,7 @@
 #include "io/printed_meta.h"
 
 #include "graph/error.h"
+#include "io/printed_source.h"
 
 #include <array>
 #include <charconv>
@@ -19,19 +20,11 @@ constexpr std::array<std::pair<std::string_view, CheckpointPolicy>, 6> kPolicies
     {"PREFER_CPU_OFFLOAD", CheckpointPolicy::PreferCpuOffload},
 }};
 
-std::string_view trim(std::string_view s)
-{
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
-        s.remove_suffix(1);
-    return s;
-}
-
 std::string_view word(std::string_view s)
 {
     std::size_t n = 0;
-    while (n < s.size() && ((s[n] >= 'A' && s[n] <= 'Z') || (s[n] >= 'a' && s[n] <= 'z') || s[n] == '_' || s[n] == '.'))
+    while (n < s.size()
+        && ((s[n] >= 'A' && s[n] <= 'Z') || (s[n] >= 'a' && s[n] <= 'z') || s[n] == '_' || s[n] == '.'))
         ++n;
     return s.substr(0, n);
 }
@@ -45,8 +38,8 @@ CheckpointPolicy policy(std::string_view name)
             return value;
     }
     throw Error("unknown checkpoint policy '" + std::string(name)
-                + "' (expected MUST_SAVE, PREFER_SAVE, MUST_RECOMPUTE, PREFER_RECOMPUTE, MUST_CPU_OFFLOAD or"
-                  " PREFER_CPU_OFFLOAD)");
+        + "' (expected MUST_SAVE, PREFER_SAVE, MUST_RECOMPUTE, PREFER_RECOMPUTE, MUST_CPU_OFFLOAD or"
+          " PREFER_CPU_OFFLOAD)");
 }
 
 } // namespace
@@ -62,7 +55,7 @@ NodeMeta parseSummaryComment(std::string_view comment)
         std::int64_t id = 0;
         const auto [ptr, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), id);
         if (ec != std::errc())
-            throw Error("malformed ac_graph_id in the comment '" + std::string(trim(comment)) + "'");
+            throw Error("malformed ac_graph_id in the comment '" + std::string(trimSpaces(comment)) + "'");
         meta.acGraphId = id;
         rest.remove_prefix(static_cast<std::size_t>(ptr - rest.data()));
         if (rest.starts_with(" - "))
@@ -73,9 +66,10 @@ NodeMeta parseSummaryComment(std::string_view comment)
     if (file != std::string_view::npos) {
         constexpr std::string_view kBackward = "Backward of forward node: ";
         auto start = file;
-        if (file >= kBackward.size() && comment.substr(file - kBackward.size(), kBackward.size()) == kBackward)
+        if (file >= kBackward.size()
+            && comment.substr(file - kBackward.size(), kBackward.size()) == kBackward)
             start = file - kBackward.size();
-        meta.stackTrace = std::string(trim(comment.substr(start)));
+        meta.stackTrace = std::string(trimSpaces(comment.substr(start)));
     }
     return meta;
 }

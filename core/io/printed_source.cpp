@@ -6,15 +6,6 @@
 namespace remat::printed {
 namespace {
 
-std::string_view trim(std::string_view s)
-{
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
-        s.remove_suffix(1);
-    return s;
-}
-
 /// Removes ANSI escape sequences (TORCH_LOGS colours graphs when stderr is a terminal).
 std::string stripAnsi(std::string_view line)
 {
@@ -23,7 +14,8 @@ std::string stripAnsi(std::string_view line)
     for (std::size_t i = 0; i < line.size(); ++i) {
         if (line[i] == '\x1b' && i + 1 < line.size() && line[i + 1] == '[') {
             i += 2;
-            while (i < line.size() && !((line[i] >= 'A' && line[i] <= 'Z') || (line[i] >= 'a' && line[i] <= 'z')))
+            while (i < line.size()
+                && !((line[i] >= 'A' && line[i] <= 'Z') || (line[i] >= 'a' && line[i] <= 'z')))
                 ++i;
             continue;
         }
@@ -46,7 +38,8 @@ std::vector<SourceLine> splitLines(std::string_view text)
         auto line = text.substr(start, end - start);
         if (line.ends_with('\r'))
             line.remove_suffix(1);
-        lines.push_back({number++, line.find('\x1b') == std::string_view::npos ? std::string(line) : stripAnsi(line)});
+        lines.push_back(
+            {number++, line.find('\x1b') == std::string_view::npos ? std::string(line) : stripAnsi(line)});
         start = end + 1;
     }
     return lines;
@@ -62,7 +55,7 @@ bool isClassNameChar(char c)
 std::size_t graphStart(std::string_view line)
 {
     const auto def = line.find("def forward(");
-    if (def != std::string_view::npos && trim(line.substr(0, def)).empty())
+    if (def != std::string_view::npos && trimSpaces(line.substr(0, def)).empty())
         return def;
     for (auto pos = line.find("class "); pos != std::string_view::npos; pos = line.find("class ", pos + 1)) {
         if (pos > 0 && line[pos - 1] != ' ' && line[pos - 1] != '\t')
@@ -73,7 +66,7 @@ std::size_t graphStart(std::string_view line)
             ++i;
         if (i == nameStart || i >= line.size() || line[i] != '(')
             continue;
-        const auto rest = trim(line.substr(i));
+        const auto rest = trimSpaces(line.substr(i));
         if (rest.ends_with("):") && rest.find("Module") != std::string_view::npos)
             return pos;
     }
@@ -96,12 +89,12 @@ std::string_view withoutPrefix(std::string_view line, std::string_view prefix)
 std::string headerTitle(std::string_view line)
 {
     // " ===== Joint graph 0 =====" -> "Joint graph 0"
-    line = trim(line);
+    line = trimSpaces(line);
     while (line.starts_with('='))
         line.remove_prefix(1);
     while (line.ends_with('='))
         line.remove_suffix(1);
-    return std::string(trim(line));
+    return std::string(trimSpaces(line));
 }
 
 /// A raw TORCH_TRACE line: `V0101 ... {"aot_joint_graph": {}, "frame_id": 0, ...}`.
@@ -123,7 +116,7 @@ std::vector<Candidate> findCandidates(const std::vector<SourceLine>& lines)
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const std::string_view line = lines[i].text;
         if (const auto pos = line.find("TRACED GRAPH");
-            pos != std::string_view::npos && trim(line.substr(pos + 12)).empty()) {
+            pos != std::string_view::npos && trimSpaces(line.substr(pos + 12)).empty()) {
             Candidate c;
             c.prefix = std::string(line.substr(0, pos));
             c.origin = "TORCH_LOGS";
@@ -153,6 +146,16 @@ bool isJoint(const Candidate& c)
 
 } // namespace
 
+std::string_view trimSpaces(std::string_view s)
+{
+    const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+    while (!s.empty() && space(s.front()))
+        s.remove_prefix(1);
+    while (!s.empty() && space(s.back()))
+        s.remove_suffix(1);
+    return s;
+}
+
 int indentation(std::string_view line)
 {
     int n = 0;
@@ -181,7 +184,7 @@ std::optional<GraphText> locateGraph(std::string_view text)
             const auto before = std::string_view(lines[i].text).substr(0, pos);
             Candidate c;
             c.line = i;
-            c.prefix = trim(before).empty() ? std::string() : std::string(before);
+            c.prefix = trimSpaces(before).empty() ? std::string() : std::string(before);
             c.origin = "print_readable";
             candidates.push_back(c);
             graph.graphsInFile = 1;
@@ -215,7 +218,8 @@ void StatementReader::fail(int line, const std::string& what) const
     throw Error(m_file + ":" + std::to_string(line) + ": " + what);
 }
 
-StatementReader::Scanned StatementReader::scan(const SourceLine& line, std::vector<std::pair<char, int>>& open) const
+StatementReader::Scanned StatementReader::scan(
+    const SourceLine& line, std::vector<std::pair<char, int>>& open) const
 {
     Scanned out;
     const std::string& text = line.text;
@@ -240,8 +244,9 @@ StatementReader::Scanned StatementReader::scan(const SourceLine& line, std::vect
             if (open.empty())
                 fail(line.number, std::string("unbalanced brackets: '") + c + "' closes nothing");
             if (open.back().first != expected)
-                fail(line.number, std::string("unbalanced brackets: '") + c + "' does not match the '"
-                                      + open.back().first + "' opened on line " + std::to_string(open.back().second));
+                fail(line.number,
+                    std::string("unbalanced brackets: '") + c + "' does not match the '" + open.back().first
+                        + "' opened on line " + std::to_string(open.back().second));
             open.pop_back();
         }
     }
@@ -253,7 +258,7 @@ std::optional<Statement> StatementReader::next(int minIndent)
 {
     while (m_index < m_lines.size()) {
         const SourceLine& line = m_lines[m_index];
-        const auto stripped = trim(line.text);
+        const auto stripped = trimSpaces(line.text);
         if (stripped.empty()) {
             ++m_index;
             continue;
@@ -263,7 +268,7 @@ std::optional<Statement> StatementReader::next(int minIndent)
             bool closed = stripped.size() >= 6 && stripped.ends_with("\"\"\"");
             ++m_index;
             while (!closed && m_index < m_lines.size())
-                closed = trim(m_lines[m_index++].text).ends_with("\"\"\"");
+                closed = trimSpaces(m_lines[m_index++].text).ends_with("\"\"\"");
             continue;
         }
         Statement statement;
@@ -275,7 +280,7 @@ std::optional<Statement> StatementReader::next(int minIndent)
         Scanned scanned = scan(line, open);
         ++m_index;
         m_lastLine = line.number;
-        if (trim(scanned.code).empty()) {
+        if (trimSpaces(scanned.code).empty()) {
             statement.comment = std::move(scanned.comment);
             return statement;
         }
@@ -283,7 +288,8 @@ std::optional<Statement> StatementReader::next(int minIndent)
         while (!open.empty()) {
             if (m_index == m_lines.size())
                 fail(open.back().second,
-                     std::string("unbalanced brackets: the '") + open.back().first + "' opened here is never closed");
+                    std::string("unbalanced brackets: the '") + open.back().first
+                        + "' opened here is never closed");
             const SourceLine& more = m_lines[m_index++];
             m_lastLine = more.number;
             statement.code += '\n';

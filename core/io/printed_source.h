@@ -18,7 +18,7 @@ struct SourceLine {
 struct GraphText {
     std::vector<SourceLine> lines;
     std::string origin; ///< "print_readable", "TORCH_LOGS" or "TORCH_TRACE"
-    std::string title;  ///< the log's header ("Joint graph 0", "aot_joint_graph"), if any
+    std::string title; ///< the log's header ("Joint graph 0", "aot_joint_graph"), if any
     int graphsInFile = 0;
 };
 
@@ -30,8 +30,8 @@ std::optional<GraphText> locateGraph(std::string_view text);
 
 /// One logical line of code: physical lines joined while brackets are open, comments removed.
 struct Statement {
-    int line = 0;     ///< first physical line
-    int indent = 0;   ///< of the first physical line
+    int line = 0; ///< first physical line
+    int indent = 0; ///< of the first physical line
     std::string code; ///< empty for a comment line
     std::string comment; ///< a comment line's text after the '#'
 };
@@ -44,8 +44,7 @@ public:
     StatementReader(const std::vector<SourceLine>& lines, std::string fileName)
         : m_lines(lines)
         , m_file(std::move(fileName))
-    {
-    }
+    { }
 
     /// The next statement whose first line is indented at least `minIndent` (comments at any
     /// indentation); nullopt at the end of the text or when a less indented line comes.
@@ -67,6 +66,10 @@ private:
     int m_lastLine = 0;
 };
 
+/// Leading whitespace, a tab counting to the next multiple of 8.
 int indentation(std::string_view line);
+
+/// `text` without leading and trailing spaces, tabs, newlines and carriage returns.
+std::string_view trimSpaces(std::string_view text);
 
 } // namespace remat::printed

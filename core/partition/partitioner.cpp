@@ -14,6 +14,9 @@ PartitionResult partitionGraph(const JointGraph& graph, const PartitionOptions& 
     const auto start = std::chrono::steady_clock::now();
     if (graph.kind() == GraphKind::Forward)
         throw Error(graph.filePath() + ": a forward-only graph has no backward to partition");
+    if (!graph.sizesKnown())
+        throw Error(graph.filePath() + ": the graph carries no tensor sizes (torch 1.13 prints none), so it "
+                                       "cannot be partitioned; export it as JSON with samples/export_joint_graph.py");
     PartitionResult result;
     result.options = options;
     if (options.partitioner == PartitionerKind::MinCut) {
