@@ -4,7 +4,7 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config ccache
   qt6-base-dev qt6-svg-dev libgl-dev
-  libgraphviz-dev graphviz libboost-graph-dev rapidjson-dev
+  libgraphviz-dev graphviz libboost-graph-dev rapidjson-dev libsimdjson-dev
   libqcustomplot-dev libqcustomplot2.1-qt6
   xvfb xauth
   python3-torch python3-networkx

@@ -24,9 +24,8 @@ public:
     NodeId nextId() const { return static_cast<NodeId>(m_graph.m_nodes.size()); }
     NodeId find(std::string_view name) const { return m_graph.find(name); }
     NodeId addNode(Node node);
-    /// For readers that index all names up front: the graph takes that index over, and addNode()
-    /// then only checks that each node sits at the id the index gave it.
-    void adoptNameIndex(StringMap<NodeId> names);
+    /// Room for `nodes` nodes (and their args), when the count is known up front.
+    void reserve(std::size_t nodes);
 
     void setNumFwdOutputs(int count) { m_numFwdOutputs = count; }
     void setKind(GraphKind kind) { m_graph.m_kind = kind; }
@@ -48,7 +47,6 @@ private:
 
     JointGraph m_graph;
     StringMap<std::uint32_t> m_stringIndex;
-    bool m_namesAdopted = false;
     int m_numFwdOutputs = -1;
 };
 

@@ -105,7 +105,7 @@ private slots:
         QTest::addRow("two output nodes") << valid("\"name\":\"mul_1\",\"op\":\"call_function\",\"target\":\"aten.mul.Tensor\",\"args\":[{\"node\":\"tangents_1\"},{\"node\":\"cos\"}]",
                                                    "\"name\":\"mul_1\",\"op\":\"output\",\"target\":\"output\",\"args\":[[{\"node\":\"cos\"}]]")
                                           << "node 'output' comes after the output node 'mul_1'";
-        QTest::addRow("duplicate name") << valid("\"name\":\"mul_1\"", "\"name\":\"mul\"") << "a second node named 'mul'";
+        QTest::addRow("duplicate name") << valid("\"name\":\"mul_1\"", "\"name\":\"mul\"") << "node 'mul': a second node with this name";
         QTest::addRow("unknown op kind") << valid("\"op\":\"call_function\",\"target\":\"aten.cos", "\"op\":\"call_func\",\"target\":\"aten.cos")
                                          << "node 'cos': op: unknown op \"call_func\"";
         QTest::addRow("negative size") << valid("\"val\":{\"shape\":[8,8],\"dtype\":\"float32\",\"stride\":[8,1],\"device\":\"cpu\"},\"meta\":{}},\n  {\"name\":\"mul\"",
