@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "io/node_json_reader.h"
 
+#include "graph/checkpoint_policy.h"
 #include "graph/error.h"
 
 #include <cmath>
@@ -345,26 +346,13 @@ void NodeJsonReader::readMeta(object meta, NodeMeta& out) const
 
 CheckpointPolicy NodeJsonReader::readPolicy(value v) const
 {
-    static constexpr std::pair<std::string_view, CheckpointPolicy> kNames[] = {
-        {"MUST_SAVE", CheckpointPolicy::MustSave},
-        {"PREFER_SAVE", CheckpointPolicy::PreferSave},
-        {"MUST_RECOMPUTE", CheckpointPolicy::MustRecompute},
-        {"PREFER_RECOMPUTE", CheckpointPolicy::PreferRecompute},
-        {"MUST_CPU_OFFLOAD", CheckpointPolicy::MustCpuOffload},
-        {"PREFER_CPU_OFFLOAD", CheckpointPolicy::PreferCpuOffload},
-    };
     if (v.type() == element_type::INT64) {
         const std::int64_t code = v.get_int64().value_unsafe();
         if (code >= 0 && code <= 5)
             return static_cast<CheckpointPolicy>(code);
     } else if (v.type() == element_type::STRING) {
-        std::string_view text = v.get_string().value_unsafe();
-        if (text.starts_with("CheckpointPolicy."))
-            text.remove_prefix(17);
-        for (const auto& [name, policy] : kNames) {
-            if (name == text)
-                return policy;
-        }
+        if (const auto policy = parseCheckpointPolicy(v.get_string().value_unsafe()))
+            return *policy;
     }
     fail("meta.recompute", "expected MUST_SAVE, PREFER_SAVE, MUST_RECOMPUTE, PREFER_RECOMPUTE or null");
 }

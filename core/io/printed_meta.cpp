@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "io/printed_meta.h"
 
+#include "graph/checkpoint_policy.h"
 #include "graph/error.h"
 #include "io/printed_source.h"
 
@@ -10,15 +11,6 @@
 
 namespace remat::printed {
 namespace {
-
-constexpr std::array<std::pair<std::string_view, CheckpointPolicy>, 6> kPolicies {{
-    {"MUST_SAVE", CheckpointPolicy::MustSave},
-    {"PREFER_SAVE", CheckpointPolicy::PreferSave},
-    {"MUST_RECOMPUTE", CheckpointPolicy::MustRecompute},
-    {"PREFER_RECOMPUTE", CheckpointPolicy::PreferRecompute},
-    {"MUST_CPU_OFFLOAD", CheckpointPolicy::MustCpuOffload},
-    {"PREFER_CPU_OFFLOAD", CheckpointPolicy::PreferCpuOffload},
-}};
 
 std::string_view word(std::string_view s)
 {
@@ -31,12 +23,8 @@ std::string_view word(std::string_view s)
 
 CheckpointPolicy policy(std::string_view name)
 {
-    if (name.starts_with("CheckpointPolicy."))
-        name.remove_prefix(17);
-    for (const auto& [text, value] : kPolicies) {
-        if (text == name)
-            return value;
-    }
+    if (const auto parsed = parseCheckpointPolicy(name))
+        return *parsed;
     throw Error("unknown checkpoint policy '" + std::string(name)
         + "' (expected MUST_SAVE, PREFER_SAVE, MUST_RECOMPUTE, PREFER_RECOMPUTE, MUST_CPU_OFFLOAD or"
           " PREFER_CPU_OFFLOAD)");
