@@ -605,13 +605,15 @@ def capture_joint_graph(model_or_fn, example_inputs, decompositions=None, fake_t
     return capture(model_or_fn, inputs, decompositions, fake_tensors)
 
 
-def build_document(cap, name, description="", reference=True):
+def build_document(cap, name, description="", reference=True, recipe=None):
     nodes = encode_nodes(cap["joint"].graph, cap["values"])
     doc = {"format": "joint-graph", "version": 1,
            "source": {"producer": cap["producer"], "model": name, "description": description},
            "num_fwd_outputs": cap["num_fwd_outputs"]}
     if cap["static_lifetime_input_indices"] is not None:
         doc["static_lifetime_input_indices"] = list(cap["static_lifetime_input_indices"])
+    if recipe is not None:
+        doc["source"]["recipe"] = recipe   # how to rebuild model and inputs: see build_from_recipe
     doc["nodes"] = nodes
     if reference:
         doc["reference"], doc["extra"] = compute_reference(cap, nodes)
@@ -633,7 +635,7 @@ def write_document(doc, path):
 
 
 def export_joint_graph(model_or_fn, example_inputs, path, name=None, description="", reference=True,
-                       copy_module=True, decompositions=None, fake_tensors=False):
+                       copy_module=True, decompositions=None, fake_tensors=False, recipe=None):
     """Write the joint graph of one training step of model_or_fn(*example_inputs) to path.
 
     model_or_fn: an nn.Module (parameters and buffers become the first primals, their positions go
@@ -652,9 +654,37 @@ def export_joint_graph(model_or_fn, example_inputs, path, name=None, description
     if copy_module and isinstance(model_or_fn, torch.nn.Module):
         model_or_fn = copy.deepcopy(model_or_fn)
     cap = capture_joint_graph(model_or_fn, example_inputs, decompositions, fake_tensors)
-    doc = build_document(cap, name, description, reference)
+    doc = build_document(cap, name, description, reference, recipe)
     write_document(doc, path)
     return doc
+
+
+def build_from_recipe(recipe, base_dir="."):
+    """(model_or_fn, example_inputs) rebuilt from a source.recipe of an exported file.
+
+    recipe: {"factory": "FILE.py:FUNC" (relative to base_dir, the graph file's folder) or
+    "pkg.mod:FUNC", "kwargs": {...}, "seed": int, and optionally "input": [SHAPE specs],
+    "inputs": "MODULE:FUNC", "input_requires_grad": bool}; FUNC(**kwargs) returns a model or
+    function, or a (model_or_fn, example_inputs) pair, as for the command line.
+    """
+    factory = recipe["factory"]
+    module, _, attr = factory.partition(":")
+    if module.endswith(".py") and not os.path.isabs(module):
+        factory = os.path.join(base_dir, module) + ":" + attr
+    torch.manual_seed(int(recipe.get("seed", 0)))
+    made = _load_attr(factory)(**recipe.get("kwargs", {}))
+    inputs = None
+    if isinstance(made, tuple) and len(made) == 2 and not isinstance(made[0], torch.Tensor):
+        made, inputs = made
+    if recipe.get("inputs"):
+        inputs = _load_attr(recipe["inputs"])()
+    if recipe.get("input"):
+        inputs = tuple(_parse_tensor_spec(spec, bool(recipe.get("input_requires_grad"))) for spec in recipe["input"])
+    if inputs is None:
+        raise ValueError(f"the recipe {recipe!r} gives no example inputs")
+    if isinstance(made, torch.nn.Module):
+        made.train()
+    return made, tuple(inputs)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -723,9 +753,18 @@ def main(argv=None):
     if inputs is None:
         raise SystemExit("no example inputs: give --input, --inputs, or return (model, inputs) from FACTORY")
     name = args.name or args.model.rpartition(":")[2]
+    module, _, attr = args.model.partition(":")
+    if module.endswith(".py"):  # relative to the graph file, so the two can move together
+        module = os.path.relpath(os.path.abspath(module), os.path.dirname(os.path.abspath(args.output)))
+    recipe = {"factory": f"{module}:{attr}", "kwargs": json.loads(args.kwargs), "seed": args.seed}
+    if args.inputs:
+        recipe["inputs"] = args.inputs
+    if args.input:
+        recipe["input"] = args.input
+        recipe["input_requires_grad"] = args.input_requires_grad
     start = time.perf_counter()
     doc = export_joint_graph(made, inputs, args.output, name=name, description=args.description,
-                             reference=not args.no_reference)
+                             reference=not args.no_reference, recipe=recipe)
     msg = f"{args.output}: {len(doc['nodes'])} nodes"
     if "reference" in doc:
         msg += f", min-cut saves {len(doc['reference']['min_cut']['saved_values'])}, " \

@@ -185,6 +185,12 @@ SAMPLES = {
 }
 
 
+def sample(name):
+    """(model, example inputs) of one sample, as exported: the recipe each sample file records."""
+    torch.manual_seed(0)
+    return SAMPLES[name][0]()
+
+
 def main(argv):
     names = argv or list(SAMPLES)
     for stem in names:
@@ -194,7 +200,8 @@ def main(argv):
         model.train()
         path = os.path.join(HERE, f"{stem}.json")
         start = time.perf_counter()
-        doc = export_joint_graph(model, inputs, path, name=stem, description=description)
+        recipe = {"factory": "make_samples.py:sample", "kwargs": {"name": stem}, "seed": 0}
+        doc = export_joint_graph(model, inputs, path, name=stem, description=description, recipe=recipe)
         ref = doc["reference"]
         print(f"{stem}: {len(doc['nodes'])} nodes, saved min-cut {len(ref['min_cut']['saved_values'])} / "
               f"default {len(ref['default']['saved_values'])}, {os.path.getsize(path) / 1024:.0f} KiB, "

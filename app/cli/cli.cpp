@@ -22,8 +22,9 @@ const std::map<std::string_view, CommandInfo>& commands()
     static const std::map<std::string_view, CommandInfo> table {
         {"partition",
          {partitionCommand, "partition GRAPH [--partitioner min-cut|default] [--rules torch-1.13|newest]\n"
-                            "          [--compiler nvfuser|inductor] [--json] [-o PLAN.json]\n"
-                            "    Partition a joint graph as PyTorch would; print a summary, or the plan as JSON."}},
+                            "          [--compiler nvfuser|inductor] [--json] [-o PLAN.json [--script RUN.py]]\n"
+                            "    Partition a joint graph as PyTorch would; print a summary, or the plan as JSON;\n"
+                            "    --script writes a Python script that runs the model with the plan."}},
         {"info", {infoCommand, "info GRAPH\n    Node counts by class and by op, and activation bytes."}},
         {"bench",
          {benchCommand, "bench [GRAPH...] [--repeat N]\n"

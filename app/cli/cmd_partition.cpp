@@ -6,6 +6,7 @@
 #include "io/file_text.h"
 #include "io/graph_loader.h"
 #include "io/plan_json.h"
+#include "io/plan_script.h"
 #include "partition/partitioner.h"
 
 #include <algorithm>
@@ -88,10 +89,12 @@ void printSummary(const JointGraph& graph, const PartitionResult& result, double
 int partitionCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
 {
     std::set<std::string> valued = partitionOptionNames();
-    valued.insert("-o");
+    valued.insert({"-o", "--script", "--tools"});
     const Arguments args(rawArgs, valued, {"--json"});
     if (args.positionals().size() != 1)
         throw UsageError {"expected exactly one GRAPH file"};
+    if (args.value("--script") && !args.value("-o"))
+        throw UsageError {"--script runs a saved plan: give -o PLAN.json too"};
     const PartitionOptions options = partitionOptionsFrom(args);
 
     const auto start = std::chrono::steady_clock::now();
@@ -101,6 +104,10 @@ int partitionCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
 
     if (const auto path = args.value("-o"))
         writeFileAtomically(*path, planToJson(graph, result));
+    if (const auto script = args.value("--script")) {
+        const std::string tools = args.value("--tools").value_or(REMAT_BUILD_SAMPLES_DIR);
+        writeFileAtomically(*script, planRunnerScript(graph, result, *args.value("-o"), tools));
+    }
     if (args.flag("--json"))
         out << planToJson(graph, result);
     else

@@ -21,6 +21,9 @@ struct GraphSource {
     std::string producer;
     std::string model;
     std::string description;
+    /// source.recipe as JSON text: how the exporter can rebuild the model and its inputs
+    /// (samples/export_joint_graph.py build_from_recipe); empty when the file has none.
+    std::string recipeJson;
 };
 
 /// An AOTAutograd joint (or plain forward) graph: nodes in topological order, ending in one output.

@@ -191,6 +191,10 @@ private:
     {
         GraphSource source;
         for (const auto field : obj) {
+            if (field.key == "recipe" && field.value.type() == element_type::OBJECT) {
+                source.recipeJson = simdjson::minify(field.value);
+                continue;
+            }
             if (field.value.type() != element_type::STRING)
                 continue;
             const std::string text(field.value.get_string().value_unsafe());

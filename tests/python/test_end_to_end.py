@@ -10,6 +10,7 @@ and the compiled forward must hand exactly the plan's values to ctx.save_for_bac
 import json
 import os
 import subprocess
+import sys
 import tempfile
 import unittest
 
@@ -95,6 +96,40 @@ class EndToEnd(unittest.TestCase):
         self.assertTrue(tagged)
         # min-cut sends must-recompute nodes to the sink: nothing inside the region is saved.
         self.assertFalse(tagged & set(plan["saved_values"]), sorted(tagged & set(plan["saved_values"])))
+
+
+
+MODEL_FILE = """
+import torch
+
+def make():
+    torch.manual_seed(1)
+    return torch.nn.Sequential(torch.nn.Linear(16, 32), torch.nn.GELU(), torch.nn.Dropout(0.1),
+                               torch.nn.Linear(32, 4))
+"""
+
+
+class RunnerScript(unittest.TestCase):
+    """The script `partition --script` writes runs a training step with the plan, unedited."""
+
+    def test_exported_from_the_command_line(self):
+        tools = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "samples")
+        with tempfile.TemporaryDirectory() as tmp:
+            with open(os.path.join(tmp, "models.py"), "w") as f:
+                f.write(MODEL_FILE)
+            graph = os.path.join(tmp, "graphs", "model.json")
+            subprocess.run([sys.executable, os.path.join(tools, "export_joint_graph.py"), "--model",
+                            os.path.join(tmp, "models.py") + ":make", "--input", "8x16", "-o", graph],
+                           check=True, capture_output=True, text=True, timeout=300)
+            recipe = load(graph)["source"]["recipe"]
+            self.assertEqual(recipe["factory"], "../models.py:make")  # relative: graph and model move together
+            plan, script = os.path.join(tmp, "plan.json"), os.path.join(tmp, "run_plan.py")
+            run = subprocess.run([cli(), "partition", graph, "--partitioner", "default", "-o", plan, "--script",
+                                  script, "--tools", tools], capture_output=True, text=True, timeout=300)
+            self.assertEqual(run.returncode, 0, run.stderr)
+            step = subprocess.run([sys.executable, script], capture_output=True, text=True, timeout=300)
+            self.assertEqual(step.returncode, 0, step.stderr)
+            self.assertIn("one training step with " + plan, step.stdout)
 
 
 if __name__ == "__main__":
