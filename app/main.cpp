@@ -2,6 +2,7 @@
 // One binary, two modes: a headless subcommand (no display needed), or the desktop app.
 #include "cli/commands.h"
 #include "gui_entry.h"
+#include "huge_pages.h"
 
 #include <filesystem>
 #include <iostream>
@@ -21,6 +22,7 @@ bool looksLikeMistypedCommand(const char* arg)
 
 int main(int argc, char** argv)
 {
+    remat::restartWithHugePageAllocator(argv);
     if (argc >= 2 && (remat::cli::isCommand(argv[1]) || looksLikeMistypedCommand(argv[1]))) {
         const std::vector<std::string> args(argv + 1, argv + argc);
         return remat::cli::run(args, std::cout, std::cerr);
