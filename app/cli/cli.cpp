@@ -27,9 +27,24 @@ const std::map<std::string_view, CommandInfo>& commands()
                             "    --script writes a Python script that runs the model with the plan."}},
         {"info", {infoCommand, "info GRAPH\n    Node counts by class and by op, and activation bytes."}},
         {"bench",
-         {benchCommand, "bench [GRAPH...] [--repeat N]\n"
+         {benchCommand, "bench [GRAPH...] [--repeat N] [--pareto [--points N] [--threads N]]\n"
                         "    Time loading and partitioning next to PyTorch's recorded seconds (default: the gpt\n"
-                        "    graphs of ../shared/oracle)."}},
+                        "    graphs of ../shared/oracle); with --pareto, time the budget sweep against one partition."}},
+        {"budget",
+         {budgetCommand, "budget GRAPH --budget B [--solver dp|greedy|ilp] [--estimator flops|testing|roofline]\n"
+                         "          [--device NAME] [--devices FILE] [--json] [-o PLAN.json]\n"
+                         "    Partition under an activation memory budget B in [0, 1] (newest rules, PyTorch's\n"
+                         "    knapsack); the plan keys plus budget, memory_ratio, activation_bytes,\n"
+                         "    estimated_runtime, peak_bytes. --device implies the roofline estimator."}},
+        {"pareto",
+         {paretoCommand, "pareto GRAPH [--points N] [--json | --csv FILE|-] [--threads N] [--no-peak]\n"
+                         "          [--solver ...] [--estimator ...] [--device NAME] [--devices FILE]\n"
+                         "    Every plan from budget 0 to 1 (N grid budgets, default 101, then bisection until each\n"
+                         "    change is found): activation memory, estimated runtime, peak memory, frontier."}},
+        {"memory",
+         {memoryCommand, "memory GRAPH [--plan PLAN.json | --budget B] [--csv FILE|-] [--top N]\n"
+                         "    Simulate the plan's forward and backward (autograd order): the memory timeline by\n"
+                         "    category and the peak, with the tensors live then (default: the plain min-cut)."}},
     };
     return table;
 }

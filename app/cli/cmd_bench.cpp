@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "budget/pareto.h"
 #include "cli/arguments.h"
 #include "cli/commands.h"
 #include "cli/format.h"
@@ -11,6 +12,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 #include <filesystem>
 #include <ostream>
 
@@ -82,13 +84,48 @@ double growthExponent(const std::vector<Row>& rows, double Row::*time)
     return (n * sxy - sx * sy) / (n * sxx - sx * sx);
 }
 
+/// The budget sweep against one partition of the same graph (newest rules, min-cut, flops estimator).
+int benchPareto(const std::vector<std::string>& paths, int repeat, const Arguments& args, std::ostream& out)
+{
+    ParetoOptions options;
+    options.points = args.integer("--points", 200);
+    options.threads = args.integer("--threads", 0);
+    out << "Pareto sweep (" << options.points << " grid budgets, then bisection; dp solver, flops estimator, peak "
+        << "simulated), newest rules; median of " << repeat << " runs\n\n";
+    out << pad("graph", 16) << pad("nodes", 8) << pad("partition", 11) << pad("sweep", 10) << pad("sweep cpu", 11)
+        << pad("budgets", 9) << pad("plans", 7) << "sweep / partition\n";
+    PartitionOptions newest;
+    newest.rules = RuleSet::Newest;
+    for (const auto& path : paths) {
+        const JointGraph graph = loadGraphFile(path);
+        const double partition = medianSeconds(repeat, [&] { (void)partitionGraph(graph, newest); });
+        ParetoResult last;
+        std::vector<double> cpu; // processor time of all threads: what a busy machine cannot inflate much
+        const double sweep = medianSeconds(repeat, [&] {
+            const std::clock_t before = std::clock();
+            const BudgetSession session(graph, newest, BudgetOptions {});
+            last = sweepPareto(session, options);
+            cpu.push_back(static_cast<double>(std::clock() - before) / CLOCKS_PER_SEC);
+        });
+        char ratio[32];
+        std::snprintf(ratio, sizeof ratio, "%.1fx", sweep / partition);
+        out << pad(std::filesystem::path(path).stem().string(), 16) << pad(std::to_string(graph.size()), 8)
+            << pad(formatSeconds(partition), 11) << pad(formatSeconds(sweep), 10) << pad(formatSeconds(median(cpu)), 11)
+            << pad(std::to_string(last.budgetsEvaluated), 9) << pad(std::to_string(last.points.size()), 7) << ratio
+            << "\n";
+    }
+    return 0;
+}
+
 } // namespace
 
 int benchCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
 {
-    const Arguments args(rawArgs, {"--repeat"}, {});
-    const int repeat = std::max(1, args.integer("--repeat", 5));
+    const Arguments args(rawArgs, {"--repeat", "--points", "--threads"}, {"--pareto"});
+    const int repeat = std::max(1, args.integer("--repeat", args.flag("--pareto") ? 3 : 5));
     const auto paths = args.positionals().empty() ? defaultGraphs() : args.positionals();
+    if (args.flag("--pareto"))
+        return benchPareto(paths, repeat, args, out);
 
     out << "min-cut partition, torch-1.13 rules (nvfuser op list); median of " << repeat << " runs\n\n";
     out << pad("graph", 28) << pad("nodes", 8) << pad("load", 10) << pad("partition", 11) << pad("load+part", 11)

@@ -16,5 +16,8 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
 int partitionCommand(const std::vector<std::string>& args, std::ostream& out);
 int infoCommand(const std::vector<std::string>& args, std::ostream& out);
 int benchCommand(const std::vector<std::string>& args, std::ostream& out);
+int budgetCommand(const std::vector<std::string>& args, std::ostream& out);
+int paretoCommand(const std::vector<std::string>& args, std::ostream& out);
+int memoryCommand(const std::vector<std::string>& args, std::ostream& out);
 
 } // namespace remat::cli

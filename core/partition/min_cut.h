@@ -3,6 +3,7 @@
 
 #include "analysis/classification.h"
 #include "analysis/op_categories.h"
+#include "partition/min_cut_network.h"
 #include "partition/partition_options.h"
 #include "partition/partition_result.h"
 #include "partition/work_graph.h"
@@ -43,5 +44,14 @@ MinCutSolution solveMinCutTorch113(const MinCutProblem& problem);
 /// The newest solve_min_cut (reference doc section 4.2), with MinCutOptions and dont_ban.
 MinCutSolution solveMinCutNewest(const MinCutProblem& problem, const MinCutOptions& options,
                                  const std::vector<char>& dontBan);
+
+/// The newest network, built but not solved, for callers that solve variants of it many times
+/// (the memory-budget sweep): `solution` has banned and weights, not saved nor cutValue.
+struct MinCutNetworkBuild {
+    SplitNodeNetwork network;
+    MinCutSolution solution;
+};
+MinCutNetworkBuild buildMinCutNetworkNewest(const MinCutProblem& problem, const MinCutOptions& options,
+                                            const std::vector<char>& dontBan);
 
 } // namespace remat

@@ -32,6 +32,8 @@ public:
     /// Solves the minimum cut; throws remat::Error naming the offending chain of nodes when a value
     /// the backward needs can be neither saved nor recomputed (an all-infinite path).
     Solution solve() const;
+    /// The network as built, for solvers that reuse it.
+    const FlowNetwork& flow() const { return m_network; }
 
 private:
     std::string describeInfinitePath(const std::vector<int>& path) const;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/node_roles.h"
+#include "analysis/placement.h"
 #include "analysis/tensor_size.h"
 #include "partition/min_cut.h"
 #include "partition/min_cut_network.h"
@@ -87,6 +88,10 @@ public:
                 return "random op";
             if (m_p.ops.computeIntensive(node.target))
                 return "compute-intensive op";
+            // Not a PyTorch rule (its 2.x joint graphs are functional): a node pinned to the forward,
+            // such as torch 1.13's in-place bernoulli_, cannot be recomputed, or extraction fails.
+            if (mustBeInForward(m_p.graph, m_p.ops, n))
+                return "must run in the forward (mutates its input)";
         }
         if (m_options.banIfMaterializedBackward && materializedBackwards(n))
             return "materialized in the backward";
@@ -123,15 +128,16 @@ private:
 
 } // namespace
 
-MinCutSolution solveMinCutNewest(const MinCutProblem& problem, const MinCutOptions& options,
-                                 const std::vector<char>& dontBan)
+MinCutNetworkBuild buildMinCutNetworkNewest(const MinCutProblem& problem, const MinCutOptions& options,
+                                            const std::vector<char>& dontBan)
 {
     const WorkGraph& graph = problem.graph;
     const JointGraph& joint = graph.graph();
     const NodeClasses& classes = problem.classes;
     const NewestRules rules(problem, options);
-    SplitNodeNetwork network(graph);
-    MinCutSolution solution;
+    MinCutNetworkBuild build {SplitNodeNetwork(graph), {}};
+    SplitNodeNetwork& network = build.network;
+    MinCutSolution& solution = build.solution;
     solution.weights.assign(joint.size(), PartitionResult::kNoWeightEdge);
     std::vector<char> banned(joint.size(), 0);
 
@@ -261,10 +267,17 @@ MinCutSolution solveMinCutNewest(const MinCutProblem& problem, const MinCutOptio
         }
     }
 
-    auto cut = network.solve();
-    solution.saved = std::move(cut.saved);
-    solution.cutValue = cut.cutValue;
-    return solution;
+    return build;
+}
+
+MinCutSolution solveMinCutNewest(const MinCutProblem& problem, const MinCutOptions& options,
+                                 const std::vector<char>& dontBan)
+{
+    MinCutNetworkBuild build = buildMinCutNetworkNewest(problem, options, dontBan);
+    auto cut = build.network.solve();
+    build.solution.saved = std::move(cut.saved);
+    build.solution.cutValue = cut.cutValue;
+    return std::move(build.solution);
 }
 
 } // namespace remat

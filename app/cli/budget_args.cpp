@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+#include "cli/budget_args.h"
+
+#include "budget/device_profile.h"
+#include "budget/region_budget.h"
+
+#include <cstdlib>
+
+namespace remat::cli {
+
+const std::set<std::string>& budgetOptionNames()
+{
+    static const std::set<std::string> names {"--solver", "--estimator", "--device", "--devices"};
+    return names;
+}
+
+std::filesystem::path deviceProfilesPath(const Arguments& args)
+{
+    if (const auto path = args.value("--devices"))
+        return *path;
+    if (const char* env = std::getenv("REMAT_DEVICE_PROFILES"); env && *env)
+        return env;
+    // REMAT_BUILD_SHARED_DIR is "<source tree>/../shared": the resources sit in the source tree.
+    const auto source = std::filesystem::path(REMAT_BUILD_SHARED_DIR).parent_path().parent_path();
+    const auto beside = source / "resources" / "device_profiles.json";
+    std::error_code ec;
+    if (std::filesystem::exists(beside, ec))
+        return beside;
+    return std::filesystem::path("resources") / "device_profiles.json";
+}
+
+BudgetOptions budgetOptionsFrom(const Arguments& args)
+{
+    BudgetOptions options;
+    if (const auto s = args.value("--solver")) {
+        const auto solver = parseSolver(*s);
+        if (!solver)
+            throw UsageError {"--solver must be dp, greedy or ilp, not \"" + *s + "\""};
+        options.solver = *solver;
+    }
+    const auto device = args.value("--device");
+    if (const auto e = args.value("--estimator")) {
+        const auto estimator = parseEstimator(*e);
+        if (!estimator)
+            throw UsageError {"--estimator must be flops, testing or roofline, not \"" + *e + "\""};
+        options.estimator = *estimator;
+        if (device && *estimator != RuntimeEstimatorKind::Roofline)
+            throw UsageError {"--device only applies to the roofline estimator"};
+    } else if (device) {
+        options.estimator = RuntimeEstimatorKind::Roofline;
+    }
+    if (options.estimator == RuntimeEstimatorKind::Roofline) {
+        const auto profiles = readDeviceProfiles(deviceProfilesPath(args).string());
+        options.device = device ? findDeviceProfile(profiles, *device) : profiles.front();
+    }
+    return options;
+}
+
+double budgetFrom(const Arguments& args, double fallback)
+{
+    const double budget = args.number("--budget", fallback);
+    checkMemoryBudget(budget); // PyTorch's own message
+    return budget;
+}
+
+} // namespace remat::cli

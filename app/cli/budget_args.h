@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "budget/budget_planner.h"
+#include "cli/arguments.h"
+
+#include <filesystem>
+#include <set>
+#include <string>
+
+namespace remat::cli {
+
+/// --solver, --estimator, --device, --devices: the options of the budget, pareto and memory commands.
+const std::set<std::string>& budgetOptionNames();
+
+/// Reads them; the roofline estimator (implied by --device) loads the device-profile file.
+BudgetOptions budgetOptionsFrom(const Arguments& args);
+
+/// --devices FILE, else $REMAT_DEVICE_PROFILES, else resources/device_profiles.json of the source
+/// tree this binary was built from, else the one under the working directory.
+std::filesystem::path deviceProfilesPath(const Arguments& args);
+
+/// --budget; `fallback` when absent. Throws PyTorch's error for a budget outside [0, 1].
+double budgetFrom(const Arguments& args, double fallback);
+
+} // namespace remat::cli

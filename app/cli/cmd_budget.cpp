@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: MIT
+// remat-explorer budget: one plan under an activation memory budget (PyTorch's knapsack).
+#include "budget/budget_io.h"
+#include "budget/budget_session.h"
+#include "cli/budget_args.h"
+#include "cli/commands.h"
+#include "cli/format.h"
+#include "io/file_text.h"
+#include "io/graph_loader.h"
+
+#include <chrono>
+#include <cstdio>
+#include <ostream>
+
+namespace remat::cli {
+namespace {
+
+std::string formatRuntime(double value, std::string_view unit)
+{
+    char text[64];
+    if (unit == "flops")
+        std::snprintf(text, sizeof text, "%.4g GFLOP", value / 1e9);
+    else if (unit == "ms")
+        std::snprintf(text, sizeof text, "%.4g ms", value);
+    else
+        std::snprintf(text, sizeof text, "%.0f nodes", value);
+    return text;
+}
+
+void printSummary(const BudgetSession& session, const BudgetedPlan& plan, const ResolvedBudget& resolved,
+                  double seconds, std::ostream& out)
+{
+    const JointGraph& graph = session.graph();
+    const auto& planner = session.planner();
+    const auto& m = plan.metrics;
+    const auto unit = planner.estimator().unit();
+    out << graph.filePath() << ": " << graph.size() << " nodes; min-cut, newest rules, memory budget "
+        << pythonFloat(plan.budget);
+    if (resolved.fromNode != kNoNode)
+        out << " (meta[\"memory_budget\"] of node '" << graph.node(resolved.fromNode).name << "')";
+    out << "\n";
+    out << pad("decided by", 13) << stageName(plan.stage);
+    if (plan.stage == BudgetStage::Knapsack)
+        out << " (" << solverName(planner.options().solver) << ", " << planner.items().size() << " candidates, "
+            << plan.decision.knapsack.recomputed.size() << " allowed to be recomputed)";
+    out << "\n";
+    out << pad("estimator", 13) << estimatorName(planner.options().estimator);
+    if (const auto* device = planner.estimator().device())
+        out << " on " << device->name;
+    out << "\n";
+    char ratio[32];
+    std::snprintf(ratio, sizeof ratio, "%.4f", m.memoryRatio);
+    out << pad("memory ratio", 13) << ratio << "\n";
+    out << pad("activations", 13) << formatBytes(m.activationBytes) << " kept for the backward (distinct storages, "
+        << "inputs excluded)\n";
+    out << pad("saved", 13) << plan.result.savedValues.size() << " values, " << formatBytes(m.savedBytes)
+        << " summed\n";
+    out << pad("recomputed", 13) << plan.result.recomputed.size() << " nodes, estimated "
+        << formatRuntime(m.estimatedRuntime, unit) << "\n";
+    if (plan.memory) {
+        out << pad("peak", 13) << formatBytes(plan.memory->peakBytes) << " at step " << plan.memory->peakStep << " ("
+            << (plan.memory->peakPhase == Phase::Forward ? "forward" : "backward") << ", "
+            << graph.node(plan.memory->peakNode).name << ")\n";
+    }
+    out << pad("graphs", 13) << "forward " << plan.result.fwNodes.size() << " nodes, backward "
+        << plan.result.bwNodes.size() << " nodes\n";
+    out << pad("time", 13) << formatSeconds(seconds) << "\n";
+}
+
+} // namespace
+
+int budgetCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
+{
+    std::set<std::string> valued = budgetOptionNames();
+    valued.insert({"--budget", "-o"});
+    const Arguments args(rawArgs, valued, {"--json"});
+    if (args.positionals().size() != 1)
+        throw UsageError {"expected exactly one GRAPH file"};
+    const double configured = budgetFrom(args, 1.0);
+    const BudgetOptions budgetOptions = budgetOptionsFrom(args);
+
+    const JointGraph graph = loadGraphFile(args.positionals()[0]);
+    const auto start = std::chrono::steady_clock::now();
+    const BudgetSession session(graph, PartitionOptions {}, budgetOptions);
+    const ResolvedBudget resolved = session.resolveBudget(configured);
+    const BudgetedPlan plan = session.plan(resolved.budget, MemorySimulationOptions {false, false});
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+    const auto unit = session.planner().estimator().unit();
+    const auto json = [&] { return planToJson(graph, plan.result, budgetPlanExtras(graph, plan, unit)); };
+    if (const auto path = args.value("-o"))
+        writeFileAtomically(*path, json());
+    if (args.flag("--json"))
+        out << json();
+    else
+        printSummary(session, plan, resolved, seconds, out);
+    return 0;
+}
+
+} // namespace remat::cli

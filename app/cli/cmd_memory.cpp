@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: MIT
+// remat-explorer memory: the memory timeline of a plan and its peak.
+#include "budget/budget_io.h"
+#include "budget/budget_session.h"
+#include "cli/budget_args.h"
+#include "cli/commands.h"
+#include "cli/format.h"
+#include "graph/error.h"
+#include "io/file_text.h"
+#include "io/graph_loader.h"
+#include "io/plan_json.h"
+
+#include <algorithm>
+#include <ostream>
+
+namespace remat::cli {
+namespace {
+
+/// The plan a file names, cut out of this graph (its saved values decide everything else).
+BudgetedPlan planFromFile(const BudgetSession& session, const std::string& path)
+{
+    const JointGraph& graph = session.graph();
+    const PlanFile file = readPlanFile(path);
+    MinCutSolution solution;
+    for (const auto& name : file.savedValues) {
+        const NodeId n = graph.find(name);
+        if (n == kNoNode)
+            throw Error(path + ": saved value '" + name + "' is not a node of " + graph.filePath());
+        if (!session.prepared().graph().alive(n))
+            throw Error(path + ": saved value '" + name + "' does not survive dead-code elimination and CSE");
+        solution.saved.push_back(n);
+    }
+    std::sort(solution.saved.begin(), solution.saved.end());
+    solution.saved.erase(std::unique(solution.saved.begin(), solution.saved.end()), solution.saved.end());
+    solution.weights.assign(graph.size(), PartitionResult::kNoWeightEdge);
+    BudgetedPlan plan;
+    plan.budget = file.budget.value_or(1.0);
+    const std::vector<NodeId> chosen = solution.saved;
+    session.prepared().finish(std::move(solution), plan.result);
+    plan.result.cutValue.reset();
+    plan.metrics = session.metrics(plan.result, chosen);
+    plan.memory = simulateMemory(session.prepared().graph(), session.storages(), plan.result);
+    plan.metrics.peakBytes = plan.memory->peakBytes;
+    return plan;
+}
+
+void printProfile(const JointGraph& graph, const BudgetedPlan& plan, std::size_t top, std::ostream& out)
+{
+    const MemoryProfile& profile = *plan.memory;
+    out << pad("saved", 13) << plan.result.savedValues.size() << " values; activations "
+        << formatBytes(plan.metrics.activationBytes) << " (distinct storages, inputs excluded)\n";
+    out << pad("steps", 13) << profile.forwardSteps << " forward, "
+        << profile.timeline.size() - static_cast<std::size_t>(profile.forwardSteps) << " backward (autograd order)\n";
+    std::int64_t forwardPeak = 0, backwardPeak = 0;
+    for (const auto& step : profile.timeline)
+        (step.phase == Phase::Forward ? forwardPeak : backwardPeak) = std::max(
+            step.phase == Phase::Forward ? forwardPeak : backwardPeak, step.total());
+    out << pad("peak", 13) << formatBytes(profile.peakBytes) << " at step " << profile.peakStep << ", "
+        << (profile.peakPhase == Phase::Forward ? "forward" : "backward") << " node '"
+        << graph.node(profile.peakNode).name << "' (forward peak " << formatBytes(forwardPeak)
+        << ", backward peak " << formatBytes(backwardPeak) << ")\n";
+    if (profile.peakStep >= 0) {
+        const auto& at = profile.timeline[static_cast<std::size_t>(profile.peakStep)];
+        out << pad("at the peak", 13);
+        std::string separator;
+        for (std::size_t c = 0; c < kMemoryCategoryCount; ++c) {
+            if (at.bytes[c] == 0)
+                continue;
+            out << separator << categoryName(static_cast<MemoryCategory>(c)) << " " << formatBytes(at.bytes[c]);
+            separator = ", ";
+        }
+        out << "\n";
+    }
+    out << "\nlargest tensors live at the peak (" << profile.liveAtPeak.size() << " in all):\n";
+    for (std::size_t i = 0; i < std::min(top, profile.liveAtPeak.size()); ++i) {
+        const auto& t = profile.liveAtPeak[i];
+        out << "  " << pad(graph.node(t.owner).name, 32) << pad(formatBytes(t.bytes), 12) << categoryName(t.category)
+            << "\n";
+    }
+}
+
+} // namespace
+
+int memoryCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
+{
+    std::set<std::string> valued = budgetOptionNames();
+    valued.insert({"--plan", "--budget", "--csv", "--top"});
+    const Arguments args(rawArgs, valued, {});
+    if (args.positionals().size() != 1)
+        throw UsageError {"expected exactly one GRAPH file"};
+    if (args.value("--plan") && args.value("--budget"))
+        throw UsageError {"--plan and --budget both choose the plan: give one"};
+    const double configured = budgetFrom(args, 1.0);
+    const int top = args.integer("--top", 15);
+    const BudgetOptions budgetOptions = budgetOptionsFrom(args);
+
+    const JointGraph graph = loadGraphFile(args.positionals()[0]);
+    const BudgetSession session(graph, PartitionOptions {}, budgetOptions);
+    BudgetedPlan plan;
+    out << graph.filePath() << ": ";
+    if (const auto path = args.value("--plan")) {
+        plan = planFromFile(session, *path);
+        out << "plan " << *path << " (forward and backward re-extracted under the newest rules)\n";
+    } else {
+        plan = session.plan(session.resolveBudget(configured).budget, MemorySimulationOptions {});
+        out << "min-cut, newest rules, memory budget " << pythonFloat(plan.budget) << "\n";
+    }
+    if (const auto csv = args.value("--csv")) {
+        if (*csv == "-") {
+            out << memoryTimelineToCsv(graph, *plan.memory);
+            return 0;
+        }
+        writeFileAtomically(*csv, memoryTimelineToCsv(graph, *plan.memory));
+    }
+    printProfile(graph, plan, static_cast<std::size_t>(std::max(top, 0)), out);
+    return 0;
+}
+
+} // namespace remat::cli

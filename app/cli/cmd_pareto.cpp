@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+// remat-explorer pareto: plans for every budget from 0 to 1, with their real peak memory.
+#include "budget/budget_io.h"
+#include "budget/pareto.h"
+#include "cli/budget_args.h"
+#include "cli/commands.h"
+#include "cli/format.h"
+#include "io/file_text.h"
+#include "io/graph_loader.h"
+
+#include <cstdio>
+#include <ostream>
+
+namespace remat::cli {
+namespace {
+
+void printTable(const JointGraph& graph, const ParetoResult& result, std::ostream& out)
+{
+    out << graph.filePath() << ": " << result.points.size() << " plans from " << result.budgetsEvaluated
+        << " budgets in " << formatSeconds(result.seconds) << (result.cancelled ? " (cancelled)" : "") << "\n\n";
+    out << pad("budget", 20) << pad("activations", 13) << pad("runtime (" + result.runtimeUnit + ")", 17)
+        << pad("peak", 12) << pad("saved", 7) << pad("recomp", 8) << "frontier\n";
+    for (const auto& p : result.points) {
+        char budget[48];
+        if (p.budget == p.budgetMax)
+            std::snprintf(budget, sizeof budget, "%.6f", p.budget);
+        else
+            std::snprintf(budget, sizeof budget, "%.6f-%.6f", p.budget, p.budgetMax);
+        char runtime[32];
+        std::snprintf(runtime, sizeof runtime, "%.6g", p.metrics.estimatedRuntime);
+        out << pad(budget, 20) << pad(formatBytes(p.metrics.activationBytes), 13) << pad(runtime, 17)
+            << pad(p.metrics.peakBytes ? formatBytes(*p.metrics.peakBytes) : "-", 12)
+            << pad(std::to_string(p.savedCount), 7) << pad(std::to_string(p.recomputedCount), 8)
+            << (p.onFrontier ? "yes" : "dominated") << "\n";
+    }
+}
+
+} // namespace
+
+int paretoCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
+{
+    std::set<std::string> valued = budgetOptionNames();
+    valued.insert({"--points", "--threads", "--csv", "--resolution"});
+    const Arguments args(rawArgs, valued, {"--json", "--no-peak"});
+    if (args.positionals().size() != 1)
+        throw UsageError {"expected exactly one GRAPH file"};
+    ParetoOptions options;
+    options.points = args.integer("--points", 101);
+    if (options.points < 2)
+        throw UsageError {"--points must be at least 2"};
+    options.threads = args.integer("--threads", 0);
+    options.resolution = args.number("--resolution", 1e-6);
+    if (!(options.resolution > 0))
+        throw UsageError {"--resolution must be positive"};
+    options.simulatePeak = !args.flag("--no-peak");
+    const BudgetOptions budgetOptions = budgetOptionsFrom(args);
+
+    const JointGraph graph = loadGraphFile(args.positionals()[0]);
+    const BudgetSession session(graph, PartitionOptions {}, budgetOptions);
+    const ParetoResult result = sweepPareto(session, options);
+
+    if (const auto path = args.value("--csv")) {
+        if (*path == "-")
+            out << paretoToCsv(result);
+        else
+            writeFileAtomically(*path, paretoToCsv(result));
+    }
+    if (args.flag("--json"))
+        out << paretoToJson(graph, result);
+    else if (args.value("--csv").value_or("") != "-")
+        printTable(graph, result, out);
+    return 0;
+}
+
+} // namespace remat::cli

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: MIT
+#include "budget/budget_io.h"
+
+#include "budget/region_budget.h"
+
+#include <rapidjson/prettywriter.h>
+#include <rapidjson/stringbuffer.h>
+
+
+namespace remat {
+namespace {
+
+std::string phaseName(Phase phase)
+{
+    return phase == Phase::Forward ? "forward" : "backward";
+}
+
+/// Shortest text that reads back as the same double.
+std::string number(double value)
+{
+    return pythonFloat(value);
+}
+
+} // namespace
+
+PlanExtras budgetPlanExtras(const JointGraph& graph, const BudgetedPlan& plan, std::string_view runtimeUnit)
+{
+    PlanExtras extras;
+    extras["budget"] = plan.budget;
+    extras["budget_stage"] = std::string(stageName(plan.stage));
+    extras["memory_ratio"] = plan.metrics.memoryRatio;
+    extras["activation_bytes"] = plan.metrics.activationBytes;
+    extras["estimated_runtime"] = plan.metrics.estimatedRuntime;
+    extras["runtime_unit"] = std::string(runtimeUnit);
+    if (plan.memory) {
+        extras["peak_bytes"] = plan.memory->peakBytes;
+        extras["peak_step"] = static_cast<std::int64_t>(plan.memory->peakStep);
+        extras["peak_phase"] = phaseName(plan.memory->peakPhase);
+        if (plan.memory->peakNode != kNoNode)
+            extras["peak_node"] = graph.node(plan.memory->peakNode).name;
+    }
+    return extras;
+}
+
+std::string paretoToJson(const JointGraph& graph, const ParetoResult& result)
+{
+    rapidjson::StringBuffer buffer;
+    rapidjson::PrettyWriter<rapidjson::StringBuffer> w(buffer);
+    w.SetIndent(' ', 1);
+    const auto key = [&](const char* k) { w.Key(k); };
+    const auto text = [&](const std::string& s) { w.String(s.data(), static_cast<rapidjson::SizeType>(s.size())); };
+    w.StartObject();
+    key("runtime_unit");
+    text(result.runtimeUnit);
+    key("budgets_evaluated");
+    w.Int(result.budgetsEvaluated);
+    key("distinct_plans");
+    w.Int(result.distinctPlans);
+    key("cancelled");
+    w.Bool(result.cancelled);
+    key("seconds");
+    w.Double(result.seconds);
+    key("points");
+    w.StartArray();
+    for (const auto& p : result.points) {
+        w.StartObject();
+        key("budget");
+        w.Double(p.budget);
+        key("budget_max");
+        w.Double(p.budgetMax);
+        key("activation_bytes");
+        w.Int64(p.metrics.activationBytes);
+        key("saved_bytes");
+        w.Int64(p.metrics.savedBytes);
+        key("memory_ratio");
+        w.Double(p.metrics.memoryRatio);
+        key("estimated_runtime");
+        w.Double(p.metrics.estimatedRuntime);
+        key("peak_bytes");
+        if (p.metrics.peakBytes)
+            w.Int64(*p.metrics.peakBytes);
+        else
+            w.Null();
+        key("on_frontier");
+        w.Bool(p.onFrontier);
+        key("saved_count");
+        w.Int(p.savedCount);
+        key("recomputed_count");
+        w.Int(p.recomputedCount);
+        key("stage");
+        text(std::string(stageName(p.stage)));
+        if (p.peakNode != kNoNode) {
+            key("peak_node");
+            text(graph.node(p.peakNode).name);
+            key("peak_phase");
+            text(phaseName(p.peakPhase));
+        }
+        w.EndObject();
+    }
+    w.EndArray();
+    w.EndObject();
+    return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
+}
+
+std::string paretoToCsv(const ParetoResult& result)
+{
+    std::string out = "budget,budget_max,activation_bytes,estimated_runtime,peak_bytes,on_frontier,saved_count,"
+                      "recomputed_count,saved_bytes,memory_ratio,stage\n";
+    for (const auto& p : result.points) {
+        out += number(p.budget) + "," + number(p.budgetMax) + "," + std::to_string(p.metrics.activationBytes) + ","
+            + number(p.metrics.estimatedRuntime) + ","
+            + (p.metrics.peakBytes ? std::to_string(*p.metrics.peakBytes) : std::string()) + ","
+            + (p.onFrontier ? "1" : "0") + "," + std::to_string(p.savedCount) + ","
+            + std::to_string(p.recomputedCount) + "," + std::to_string(p.metrics.savedBytes) + ","
+            + number(p.metrics.memoryRatio) + "," + std::string(stageName(p.stage)) + "\n";
+    }
+    return out;
+}
+
+std::string memoryTimelineToCsv(const JointGraph& graph, const MemoryProfile& profile)
+{
+    std::string out = "step,phase";
+    out += ",node";
+    for (std::size_t c = 0; c < kMemoryCategoryCount; ++c)
+        out += "," + std::string(categoryName(static_cast<MemoryCategory>(c)));
+    out += ",total\n";
+    for (std::size_t i = 0; i < profile.timeline.size(); ++i) {
+        const auto& step = profile.timeline[i];
+        out += std::to_string(i) + "," + phaseName(step.phase) + "," + graph.node(step.node).name;
+        for (auto bytes : step.bytes)
+            out += "," + std::to_string(bytes);
+        out += "," + std::to_string(step.total()) + "\n";
+    }
+    return out;
+}
+
+} // namespace remat

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "budget/memory_simulation.h"
+#include "budget/pareto.h"
+#include "io/plan_json.h"
+
+#include <string>
+
+namespace remat {
+
+/// The plan keys a budgeted plan adds to planToJson: "budget", "memory_ratio", "activation_bytes",
+/// "estimated_runtime", "peak_bytes" (when simulated), and "budget_stage", "runtime_unit".
+PlanExtras budgetPlanExtras(const JointGraph& graph, const BudgetedPlan& plan, std::string_view runtimeUnit);
+
+/// {"runtime_unit", "budgets_evaluated", "distinct_plans", "cancelled", "seconds",
+///  "points": [{"budget", "budget_max", "activation_bytes", "saved_bytes", "memory_ratio",
+///  "estimated_runtime", "peak_bytes", "on_frontier", "saved_count", "recomputed_count", "stage",
+///  "peak_node", "peak_phase"}]}
+std::string paretoToJson(const JointGraph& graph, const ParetoResult& result);
+
+/// One row per point: budget,budget_max,activation_bytes,estimated_runtime,peak_bytes,on_frontier,
+/// saved_count,recomputed_count,saved_bytes,memory_ratio,stage
+std::string paretoToCsv(const ParetoResult& result);
+
+/// One row per step: step,phase,node,inputs,saved,outputs,recomputed,gradients,temporaries,total
+std::string memoryTimelineToCsv(const JointGraph& graph, const MemoryProfile& profile);
+
+} // namespace remat

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+#include "budget/budget_session.h"
+
+#include "graph/error.h"
+
+namespace remat {
+
+PartitionOptions BudgetSession::newest(PartitionOptions options)
+{
+    options.rules = RuleSet::Newest;
+    options.partitioner = PartitionerKind::MinCut;
+    return options;
+}
+
+BudgetSession::BudgetSession(const JointGraph& graph, PartitionOptions options, BudgetOptions budgetOptions)
+    : m_prepared(graph, newest(std::move(options)))
+    , m_planner(m_prepared, std::move(budgetOptions))
+    , m_storages(m_prepared.graph())
+    , m_simulator(m_prepared.graph(), m_storages)
+{
+    if (graph.kind() == GraphKind::Forward)
+        throw Error(graph.filePath() + ": a forward-only graph has no backward to partition");
+    if (!m_prepared.hasBackward())
+        throw Error(graph.filePath() + ": the graph has no backward, so there is no activation memory to trade");
+    m_cost.assign(graph.size(), 0.0);
+    for (NodeId n : m_prepared.graph().order()) {
+        if (graph.node(n).op == NodeOp::CallFunction)
+            m_cost[static_cast<std::size_t>(n)] = m_planner.estimator().cost(n);
+    }
+}
+
+ResolvedBudget BudgetSession::resolveBudget(double configured) const
+{
+    return resolveMemoryBudget(m_prepared.graph(), m_prepared.classes(), configured);
+}
+
+BudgetedPlan BudgetSession::plan(double budget, const std::optional<MemorySimulationOptions>& memory) const
+{
+    return evaluate(m_planner.decide(budget), memory);
+}
+
+BudgetedPlan BudgetSession::evaluate(const BudgetDecision& decision,
+                                     const std::optional<MemorySimulationOptions>& memory) const
+{
+    BudgetedPlan plan;
+    plan.budget = decision.budget;
+    plan.stage = decision.stage;
+    plan.decision = decision;
+    MinCutSolution solution = m_planner.solve(decision);
+    const std::vector<NodeId> chosen = solution.saved;
+    const bool synthetic = decision.stage == BudgetStage::KeepInputs || decision.stage == BudgetStage::MustSaveOnly;
+    m_prepared.finish(std::move(solution), plan.result);
+    if (synthetic)
+        plan.result.cutValue.reset(); // no min-cut ran
+    std::string note = "memory budget " + pythonFloat(decision.budget) + ": " + std::string(stageName(decision.stage));
+    if (decision.stage == BudgetStage::Knapsack) {
+        note += " (" + std::string(solverName(m_planner.options().solver)) + ") over "
+            + std::to_string(m_planner.items().size()) + " candidates, "
+            + std::to_string(decision.knapsack.recomputed.size()) + " allowed to be recomputed";
+    }
+    plan.result.notes.push_back(std::move(note));
+    plan.metrics = metrics(plan.result, chosen);
+    if (memory) {
+        plan.memory = m_simulator.run(plan.result, *memory);
+        plan.metrics.peakBytes = plan.memory->peakBytes;
+    }
+    return plan;
+}
+
+PlanMetrics BudgetSession::metrics(const PartitionResult& result, std::span<const NodeId> chosen) const
+{
+    PlanMetrics m;
+    m.memoryRatio = m_planner.memoryRatio(chosen);
+    m.activationBytes = distinctStorageBytes(m_storages, result.savedValues);
+    m.savedBytes = result.savedBytes;
+    for (NodeId n : result.recomputed)
+        m.estimatedRuntime += m_cost[static_cast<std::size_t>(n)];
+    return m;
+}
+
+} // namespace remat

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "graph/dtype.h"
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace remat {
+
+/// Peak rates of one device, for the roofline runtime estimator. Read from a small JSON file the
+/// user can edit (resources/device_profiles.json).
+struct DeviceProfile {
+    std::string name;
+    std::string description;
+    double memoryBandwidth = 0;          ///< bytes per second
+    std::map<Dtype, double> matmulFlops; ///< FLOP/s of matmul-class ops (tensor cores), by dtype
+    std::map<Dtype, double> vectorFlops; ///< FLOP/s of every other op, by dtype
+
+    /// The rate for `dtype`, or the float32 rate when the profile does not list it.
+    double matmulRate(Dtype dtype) const;
+    double vectorRate(Dtype dtype) const;
+};
+
+/// Reads every profile of a device-profile file. Throws remat::Error naming the file, and the
+/// device and field at fault.
+std::vector<DeviceProfile> readDeviceProfiles(const std::string& path);
+
+/// The profile called `name` (case-insensitive); throws remat::Error listing the known names.
+const DeviceProfile& findDeviceProfile(const std::vector<DeviceProfile>& profiles, std::string_view name);
+
+} // namespace remat

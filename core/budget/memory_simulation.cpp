@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: MIT
+#include "budget/memory_simulation.h"
+
+#include "analysis/node_roles.h"
+#include "budget/backward_order.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace remat {
+
+std::string_view categoryName(MemoryCategory category)
+{
+    switch (category) {
+    case MemoryCategory::Inputs:
+        return "inputs";
+    case MemoryCategory::Saved:
+        return "saved";
+    case MemoryCategory::Outputs:
+        return "outputs";
+    case MemoryCategory::Recomputed:
+        return "recomputed";
+    case MemoryCategory::Gradients:
+        return "gradients";
+    case MemoryCategory::Temporaries:
+        return "temporaries";
+    }
+    return "";
+}
+
+std::int64_t MemoryStep::total() const
+{
+    return std::accumulate(bytes.begin(), bytes.end(), std::int64_t {0});
+}
+
+namespace {
+
+using StorageId = StorageMap::StorageId;
+
+/// Role bits of a storage: the static ones (known from the graph) and Saved (from the plan).
+using Touches = MemorySimulator::Touches;
+
+enum Role : std::uint8_t {
+    Input = 1,         // a primal or constant: live throughout
+    ForwardOutput = 2, // held by the caller until the end
+    Gradient = 4,      // returned by the backward
+    Tangent = 8,       // an input of the backward, freed after its last use
+    SavedRole = 16,    // saved for the backward
+};
+
+/// One run over the forward then the backward. With `stopAt` set, it stops right after that step
+/// and leaves the live storages in place, so the tensors alive at the peak can be listed.
+class Simulator {
+public:
+    Simulator(const WorkGraph& graph, const StorageMap& storages, const std::vector<std::uint8_t>& roles,
+              const Touches& touches, const PartitionResult& result, const std::vector<NodeId>& backwardOrder)
+        : m_graph(graph)
+        , m_touches(touches)
+        , m_storages(storages)
+        , m_result(result)
+        , m_backwardOrder(backwardOrder)
+        , m_live(storages.storageCount(), 0)
+        , m_category(storages.storageCount(), MemoryCategory::Temporaries)
+        , m_last(storages.storageCount(), -1)
+        , m_role(roles)
+        , m_recomputed(graph.graph().size(), 0)
+        , m_savedNode(graph.graph().size(), 0)
+    {
+        for (NodeId n : result.savedValues) {
+            for (StorageId s : storages.storagesOf(n)) {
+                if (s != StorageMap::kNone)
+                    m_role[static_cast<std::size_t>(s)] |= SavedRole;
+            }
+            m_savedNode[static_cast<std::size_t>(n)] = 1;
+        }
+        for (NodeId n : result.recomputed)
+            m_recomputed[static_cast<std::size_t>(n)] = 1;
+    }
+
+    /// Runs until the end (stopAt < 0) or through step `stopAt`; calls `onStep` after each step.
+    template <typename OnStep>
+    void run(int stopAt, OnStep onStep)
+    {
+        const JointGraph& joint = m_graph.graph();
+        int step = 0;
+
+        // Forward: the primals are there before anything runs.
+        std::vector<NodeId> forward;
+        for (NodeId n : m_result.fwNodes) {
+            if (joint.node(n).op == NodeOp::Placeholder)
+                allocateAll(n, MemoryCategory::Inputs);
+            else
+                forward.push_back(n);
+        }
+        computeLastUses(forward);
+        for (NodeId n : forward) {
+            for (StorageId s : m_storages.allocatedBy(n))
+                allocate(s, forwardCategory(s));
+            onStep(Phase::Forward, n, step);
+            if (step++ == stopAt)
+                return;
+            release(n, [&](StorageId s) { return !keptAfterForward(s); });
+        }
+
+        // Backward: saved values, forward outputs and inputs carry over; the tangents arrive.
+        for (std::size_t s = 0; s < m_live.size(); ++s) {
+            if (m_live[s])
+                m_category[s] = forwardCategory(static_cast<StorageId>(s));
+        }
+        std::vector<NodeId> backward;
+        for (NodeId n : m_backwardOrder) {
+            if (isTangent(joint, n))
+                allocateAll(n, MemoryCategory::Gradients);
+            else if (joint.node(n).op != NodeOp::Placeholder && !isSavedNode(n))
+                backward.push_back(n);
+        }
+        computeLastUses(backward);
+        // Saved storages the backward never reads are released at once.
+        for (std::size_t s = 0; s < m_live.size(); ++s) {
+            if (m_live[s] && m_last[s] < 0 && !keptInBackward(static_cast<StorageId>(s)))
+                free(static_cast<StorageId>(s));
+        }
+        for (NodeId n : backward) {
+            for (StorageId s : m_storages.allocatedBy(n))
+                allocate(s, backwardCategory(s, n));
+            onStep(Phase::Backward, n, step);
+            if (step++ == stopAt)
+                return;
+            release(n, [&](StorageId s) { return !keptInBackward(s); });
+        }
+    }
+
+    const std::array<std::int64_t, kMemoryCategoryCount>& liveBytes() const { return m_bytes; }
+
+    std::vector<LiveTensor> liveTensors() const
+    {
+        std::vector<LiveTensor> out;
+        for (std::size_t s = 0; s < m_live.size(); ++s) {
+            if (m_live[s]) {
+                const auto id = static_cast<StorageId>(s);
+                out.push_back({m_storages.owner(id), m_storages.bytes(id), m_category[s]});
+            }
+        }
+        std::stable_sort(out.begin(), out.end(), [](const LiveTensor& a, const LiveTensor& b) { return a.bytes > b.bytes; });
+        return out;
+    }
+
+private:
+    bool isSavedNode(NodeId n) const { return m_savedNode[static_cast<std::size_t>(n)] != 0; }
+    bool has(StorageId s, Role role) const { return (m_role[static_cast<std::size_t>(s)] & role) != 0; }
+    bool keptAfterForward(StorageId s) const { return has(s, Input) || has(s, SavedRole) || has(s, ForwardOutput); }
+    bool keptInBackward(StorageId s) const
+    {
+        return (has(s, Input) && !has(s, Tangent)) || has(s, ForwardOutput) || has(s, Gradient);
+    }
+    MemoryCategory forwardCategory(StorageId s) const
+    {
+        if (has(s, Input))
+            return MemoryCategory::Inputs;
+        if (has(s, SavedRole))
+            return MemoryCategory::Saved;
+        if (has(s, ForwardOutput))
+            return MemoryCategory::Outputs;
+        return MemoryCategory::Temporaries;
+    }
+    MemoryCategory backwardCategory(StorageId s, NodeId producer) const
+    {
+        if (has(s, Gradient))
+            return MemoryCategory::Gradients;
+        if (m_recomputed[static_cast<std::size_t>(producer)])
+            return MemoryCategory::Recomputed;
+        return MemoryCategory::Temporaries;
+    }
+
+    void allocate(StorageId s, MemoryCategory category)
+    {
+        const auto i = static_cast<std::size_t>(s);
+        if (m_live[i])
+            return;
+        m_live[i] = 1;
+        m_category[i] = category;
+        m_bytes[static_cast<std::size_t>(category)] += m_storages.bytes(s);
+    }
+    void allocateAll(NodeId n, MemoryCategory category)
+    {
+        for (StorageId s : m_storages.storagesOf(n)) {
+            if (s != StorageMap::kNone)
+                allocate(s, category);
+        }
+    }
+    void free(StorageId s)
+    {
+        const auto i = static_cast<std::size_t>(s);
+        if (!m_live[i])
+            return;
+        m_live[i] = 0;
+        m_bytes[static_cast<std::size_t>(m_category[i])] -= m_storages.bytes(s);
+    }
+
+    /// Last step (index into `nodes`) at which each storage is produced or read; -1 if never.
+    void computeLastUses(const std::vector<NodeId>& nodes)
+    {
+        std::fill(m_last.begin(), m_last.end(), -1);
+        m_stepOf.assign(m_graph.graph().size(), -1);
+        for (std::size_t t = 0; t < nodes.size(); ++t) {
+            const int step = static_cast<int>(t);
+            m_stepOf[static_cast<std::size_t>(nodes[t])] = step;
+            touch(nodes[t], [&](StorageId s) { m_last[static_cast<std::size_t>(s)] = step; });
+        }
+    }
+    template <typename Visit>
+    void touch(NodeId n, Visit visit) const
+    {
+        const auto i = static_cast<std::size_t>(n);
+        for (auto k = m_touches.offsets[i]; k < m_touches.offsets[i + 1]; ++k)
+            visit(m_touches.storages[k]);
+    }
+    template <typename MayFree>
+    void release(NodeId n, MayFree mayFree)
+    {
+        const int step = m_stepOf[static_cast<std::size_t>(n)];
+        touch(n, [&](StorageId s) {
+            if (m_last[static_cast<std::size_t>(s)] == step && mayFree(s))
+                free(s);
+        });
+    }
+
+    const WorkGraph& m_graph;
+    const Touches& m_touches;
+    const StorageMap& m_storages;
+    const PartitionResult& m_result;
+    const std::vector<NodeId>& m_backwardOrder;
+    std::vector<char> m_live;
+    std::vector<MemoryCategory> m_category;
+    std::vector<int> m_last;
+    std::vector<int> m_stepOf;
+    std::vector<std::uint8_t> m_role;
+    std::vector<char> m_recomputed;
+    std::vector<char> m_savedNode;
+    std::array<std::int64_t, kMemoryCategoryCount> m_bytes {};
+};
+
+} // namespace
+
+MemorySimulator::MemorySimulator(const WorkGraph& graph, const StorageMap& storages)
+    : m_graph(&graph)
+    , m_storages(&storages)
+    , m_roles(storages.storageCount(), 0)
+{
+    const auto mark = [&](NodeId n, std::uint8_t role) {
+        if (n == kNoNode)
+            return;
+        for (StorageId s : storages.storagesOf(n)) {
+            if (s != StorageMap::kNone)
+                m_roles[static_cast<std::size_t>(s)] |= role;
+        }
+    };
+    for (std::size_t s = 0; s < storages.storageCount(); ++s) {
+        if (storages.isInputStorage(static_cast<StorageId>(s)))
+            m_roles[s] |= Input;
+    }
+    for (NodeId n : graph.fwdOutputs())
+        mark(n, ForwardOutput);
+    for (NodeId n : graph.bwdOutputs())
+        mark(n, Gradient);
+    for (NodeId n : graph.order()) {
+        if (isTangent(graph.graph(), n))
+            mark(n, Tangent);
+    }
+    // Per node, the distinct storages it produces or reads, contiguous: the simulation's hot loop.
+    const std::size_t count = graph.graph().size();
+    m_touches.offsets.assign(count + 1, 0);
+    std::vector<StorageId> list;
+    for (std::size_t i = 0; i < count; ++i) {
+        list.clear();
+        const auto n = static_cast<NodeId>(i);
+        if (graph.alive(n)) {
+            const auto add = [&](NodeId m) {
+                for (StorageId s : storages.storagesOf(m)) {
+                    if (s != StorageMap::kNone && std::find(list.begin(), list.end(), s) == list.end())
+                        list.push_back(s);
+                }
+            };
+            add(n);
+            for (NodeId input : graph.inputs(n))
+                add(input);
+        }
+        m_touches.storages.insert(m_touches.storages.end(), list.begin(), list.end());
+        m_touches.offsets[i + 1] = static_cast<std::uint32_t>(m_touches.storages.size());
+    }
+}
+
+MemoryProfile MemorySimulator::run(const PartitionResult& result, const MemorySimulationOptions& options) const
+{
+    MemoryProfile profile;
+    profile.backwardOrder = autogradBackwardOrder(*m_graph, result);
+    {
+        Simulator simulator(*m_graph, *m_storages, m_roles, m_touches, result, profile.backwardOrder);
+        simulator.run(-1, [&](Phase phase, NodeId node, int step) {
+            MemoryStep current {phase, node, simulator.liveBytes()};
+            const std::int64_t total = current.total();
+            if (total > profile.peakBytes || profile.peakStep < 0) {
+                profile.peakBytes = total;
+                profile.peakStep = step;
+                profile.peakPhase = phase;
+                profile.peakNode = node;
+            }
+            if (phase == Phase::Forward)
+                profile.forwardSteps = step + 1;
+            if (options.timeline)
+                profile.timeline.push_back(current);
+        });
+    }
+    if (options.liveAtPeak && profile.peakStep >= 0) {
+        Simulator replay(*m_graph, *m_storages, m_roles, m_touches, result, profile.backwardOrder);
+        replay.run(profile.peakStep, [](Phase, NodeId, int) {});
+        profile.liveAtPeak = replay.liveTensors();
+    }
+    return profile;
+}
+
+MemoryProfile simulateMemory(const WorkGraph& graph, const StorageMap& storages, const PartitionResult& result,
+                             const MemorySimulationOptions& options)
+{
+    return MemorySimulator(graph, storages).run(result, options);
+}
+
+} // namespace remat

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+// The dense Pareto sweep: every plan change found, frontier flags, threads, progress, cancel.
+#include "budget/budget_io.h"
+#include "budget/pareto.h"
+#include "budget_test_support.h"
+
+#include <QTest>
+
+#include <atomic>
+#include <thread>
+
+using namespace remat;
+
+class TestPareto : public QObject {
+    Q_OBJECT
+
+private slots:
+    void everyPlanChangeIsFound()
+    {
+        const JointGraph graph = loadGraphFile(testing::testAcPath("matmul_uneven_chain_3_5_11_17_14.json"));
+        const BudgetSession session(graph, {}, {});
+        ParetoOptions options;
+        options.points = 11;
+        const ParetoResult result = sweepPareto(session, options);
+        QVERIFY(!result.cancelled);
+        QVERIFY(result.points.size() >= 8);
+        QCOMPARE(result.points.front().budget, 0.0);
+        QCOMPARE(result.points.back().budgetMax, 1.0);
+        QCOMPARE(result.runtimeUnit, std::string("flops"));
+        for (std::size_t i = 1; i < result.points.size(); ++i) {
+            const auto& before = result.points[i - 1];
+            const auto& after = result.points[i];
+            QVERIFY(before.budgetMax < after.budget);
+            QVERIFY2(after.budget - before.budgetMax <= options.resolution, "a change left unresolved");
+        }
+        // Each point is the plan of the budgets it spans.
+        for (const auto& p : result.points) {
+            for (double budget : {p.budget, p.budgetMax}) {
+                const BudgetedPlan plan = session.plan(budget, MemorySimulationOptions {false, false});
+                QCOMPARE(plan.metrics.activationBytes, p.metrics.activationBytes);
+                QCOMPARE(plan.metrics.estimatedRuntime, p.metrics.estimatedRuntime);
+                QCOMPARE(plan.metrics.peakBytes, p.metrics.peakBytes);
+                QCOMPARE(static_cast<int>(plan.result.savedValues.size()), p.savedCount);
+            }
+        }
+    }
+
+    void frontierFlags()
+    {
+        const JointGraph graph = loadGraphFile(testing::oraclePath("gpt_n2.json"));
+        const BudgetSession session(graph, {}, {});
+        const ParetoResult result = sweepPareto(session, {});
+        const auto dominates = [](const ParetoPoint& a, const ParetoPoint& b) {
+            return a.metrics.activationBytes <= b.metrics.activationBytes
+                && a.metrics.estimatedRuntime <= b.metrics.estimatedRuntime
+                && (a.metrics.activationBytes < b.metrics.activationBytes
+                    || a.metrics.estimatedRuntime < b.metrics.estimatedRuntime);
+        };
+        int onFrontier = 0;
+        for (const auto& p : result.points) {
+            const bool dominated
+                = std::any_of(result.points.begin(), result.points.end(), [&](const auto& q) { return dominates(q, p); });
+            QCOMPARE(p.onFrontier, !dominated);
+            onFrontier += p.onFrontier;
+            QVERIFY(p.metrics.peakBytes.has_value());
+        }
+        QVERIFY(onFrontier >= 2);
+    }
+
+    void threadsDoNotChangeTheResult()
+    {
+        const JointGraph graph = loadGraphFile(testing::oraclePath("gpt_n2.json"));
+        const BudgetSession session(graph, {}, {});
+        ParetoOptions one;
+        one.threads = 1;
+        ParetoOptions four;
+        four.threads = 4;
+        const ParetoResult a = sweepPareto(session, one);
+        const BudgetSession other(graph, {}, {});
+        const ParetoResult b = sweepPareto(other, four);
+        QCOMPARE(paretoToCsv(a), paretoToCsv(b));
+    }
+
+    void progressIsSerialAndCancelStops()
+    {
+        const JointGraph graph = loadGraphFile(testing::oraclePath("gpt_n8.json"));
+        const BudgetSession session(graph, {}, {});
+        std::atomic<bool> cancel {false};
+        std::atomic<int> inside {0};
+        bool overlapped = false;
+        int calls = 0;
+        int lastEvaluated = 0;
+        bool increasing = true;
+        ParetoOptions options;
+        options.threads = 2;
+        options.cancel = &cancel;
+        options.progress = [&](const ParetoProgress& p) {
+            overlapped = overlapped || inside.fetch_add(1) != 0;
+            std::this_thread::yield();
+            ++calls;
+            increasing = increasing && p.evaluated > lastEvaluated; // no QVERIFY off the test thread
+            lastEvaluated = p.evaluated;
+            if (p.evaluated >= 40)
+                cancel = true;
+            inside.fetch_sub(1);
+        };
+        const ParetoResult result = sweepPareto(session, options);
+        QVERIFY(!overlapped);
+        QVERIFY(increasing);
+        QVERIFY(result.cancelled);
+        QVERIFY(result.budgetsEvaluated < 101);
+        QVERIFY(calls >= 40);
+    }
+
+    void csvHasOneRowPerPoint()
+    {
+        const JointGraph graph = loadGraphFile(testing::testAcPath("matmul_even_chain.json"));
+        const BudgetSession session(graph, {}, {});
+        const ParetoResult result = sweepPareto(session, {});
+        const std::string csv = paretoToCsv(result);
+        QVERIFY(csv.starts_with("budget,budget_max,activation_bytes,estimated_runtime,peak_bytes,on_frontier,saved_count"));
+        QCOMPARE(static_cast<std::size_t>(std::count(csv.begin(), csv.end(), '\n')), result.points.size() + 1);
+        QVERIFY(paretoToJson(graph, result).find("\"on_frontier\"") != std::string::npos);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPareto)
+#include "tst_pareto.moc"
