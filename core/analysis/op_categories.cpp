@@ -62,12 +62,6 @@ bool hasMutableSchema(const OpInfo& info)
     return inPlace || overload == "out" || overload.starts_with("out_") || overload.ends_with("_out");
 }
 
-const PacketSet& seededRandomOps()
-{
-    static const PacketSet seeded = makeSet({oplists::atenNondeterministicSeeded()});
-    return seeded;
-}
-
 } // namespace
 
 OpCategories::OpCategories(const JointGraph& graph, RuleSet rules, OpListCompiler compiler)
@@ -94,9 +88,6 @@ OpCategories::OpCategories(const JointGraph& graph, RuleSet rules, OpListCompile
             flags |= SideEffectful;
         if (rules == RuleSet::Newest && hasMutableSchema(info))
             flags |= Mutable | SideEffectful;
-        // FX's is_impure(impure_random=True): seeded random ops survive dead-code elimination.
-        if (rules == RuleSet::Newest && seededRandomOps().contains(packet))
-            flags |= SideEffectful;
         if (packet == "_operator.getitem" || packet == "operator.getitem")
             flags |= Getitem;
         if (info.nameSpace == "_c10d_functional")

@@ -64,36 +64,12 @@ Loaded& load(const QString& file)
     return *slot;
 }
 
-/// FLOPs the backward recomputes that its gradients need. Our extraction also keeps unused
-/// seeded-random nodes alive (an attention whose outputs are all saved); they are left out here,
-/// as the PyTorch run the test describes does not execute them.
-double neededRecomputeFlops(const BudgetSession& session, const PartitionResult& plan)
+/// FLOPs the backward recomputes: what test_ac.py counts above eager.
+double recomputedFlops(const BudgetSession& session, const PartitionResult& plan)
 {
-    const JointGraph& graph = session.graph();
-    std::vector<char> inBackward(graph.size(), 0), needed(graph.size(), 0);
-    for (NodeId n : plan.bwNodes)
-        inBackward[static_cast<std::size_t>(n)] = 1;
-    std::vector<NodeId> stack;
-    for (NodeId out : session.prepared().graph().bwdOutputs()) {
-        if (out != kNoNode)
-            stack.push_back(out);
-    }
-    while (!stack.empty()) {
-        const NodeId n = stack.back();
-        stack.pop_back();
-        if (needed[static_cast<std::size_t>(n)] || !inBackward[static_cast<std::size_t>(n)])
-            continue;
-        needed[static_cast<std::size_t>(n)] = 1;
-        if (plan.isSaved(n))
-            continue;
-        for (NodeId input : session.prepared().graph().inputs(n))
-            stack.push_back(input);
-    }
     double flops = 0;
-    for (NodeId n : plan.recomputed) {
-        if (needed[static_cast<std::size_t>(n)])
-            flops += static_cast<double>(registeredFlops(graph, n).value_or(0));
-    }
+    for (NodeId n : plan.recomputed)
+        flops += static_cast<double>(registeredFlops(session.graph(), n).value_or(0));
     return flops;
 }
 
@@ -179,7 +155,7 @@ private slots:
         else
             QCOMPARE(achieved, mem.toDouble());
 
-        const double extra = (neededRecomputeFlops(*loaded.session, plan.result) - loaded.eagerRecompute) / kMatmulUnit;
+        const double extra = (recomputedFlops(*loaded.session, plan.result) - loaded.eagerRecompute) / kMatmulUnit;
         if (!extraFlops.isUndefined())
             QCOMPARE(extra, extraFlops.toDouble());
         // The flops estimate is what test_ac counts, plus 1 per recomputed op without a formula.
@@ -197,7 +173,7 @@ private slots:
             QCOMPARE(mmAllowed, recompute == QLatin1String("mm"));
             QCOMPARE(attentionAllowed, recompute == QLatin1String("attention"));
             const double expected = static_cast<double>(*registeredFlops(g, recompute == QLatin1String("mm") ? mm : attention));
-            QCOMPARE(neededRecomputeFlops(*loaded.session, plan.result), expected);
+            QCOMPARE(recomputedFlops(*loaded.session, plan.result), expected);
         }
     }
 
@@ -210,7 +186,7 @@ private slots:
         const Loaded& loaded = load(QStringLiteral("matmul_even_chain.json"));
         const BudgetedPlan plan = loaded.session->plan(profile[QStringLiteral("budget")].toDouble());
         QCOMPARE(roundedMiB(plan.metrics.activationBytes), profile[QStringLiteral("mem")].toDouble());
-        QCOMPARE(neededRecomputeFlops(*loaded.session, plan.result) / kMatmulUnit,
+        QCOMPARE(recomputedFlops(*loaded.session, plan.result) / kMatmulUnit,
                  profile[QStringLiteral("extra_flops")].toDouble());
     }
 };
