@@ -43,11 +43,13 @@ NodeClasses classifyNodes(const WorkGraph& graph, const OpCategories& ops)
         if (newest ? (isPrimalNewest(joint, n) || isFwdSeedOffset(joint, n)) : isPrimal113(joint, n))
             classes.inputs.push_back(n);
     }
-    ExtractionRules rules;
-    rules.impure = [&](NodeId n) { return ops.sideEffectful(joint.node(n).target); };
-    if (newest)
-        rules.forbidden = [&](NodeId n) { return mustBeInBackward(graph, ops, n); };
-    rules.graphName = "forward-only";
+    std::vector<char> impure(count, 0);
+    std::vector<char> backwardOnly(count, 0);
+    for (NodeId n : graph.order()) {
+        impure[static_cast<std::size_t>(n)] = ops.sideEffectful(joint.node(n).target);
+        backwardOnly[static_cast<std::size_t>(n)] = newest && mustBeInBackward(graph, ops, n);
+    }
+    const ExtractionRules rules {&impure, newest ? &backwardOnly : nullptr, "forward-only"};
     const auto forwardOnly = extractSubgraph(graph, classes.inputs, graph.fwdOutputs(), rules);
     classes.requiredFw = forwardOnly.contains;
 

@@ -3,7 +3,6 @@
 
 #include "partition/work_graph.h"
 
-#include <functional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -19,11 +18,12 @@ struct ExtractedGraph {
     bool has(NodeId n) const { return contains[static_cast<std::size_t>(n)] != 0; }
 };
 
+/// Per-node flags, indexed by node id; a null pointer means "no node".
 struct ExtractionRules {
     /// Kept by dead-code elimination even when unused (impure nodes).
-    std::function<bool(NodeId)> impure;
-    /// Newest rules: nodes that may not be copied into this graph (placement tags); may be empty.
-    std::function<bool(NodeId)> forbidden;
+    const std::vector<char>* impure = nullptr;
+    /// Newest rules: nodes that may not be copied into this graph (placement tags).
+    const std::vector<char>* forbidden = nullptr;
     std::string_view graphName = "graph"; ///< "forward" or "backward", for messages
 };
 

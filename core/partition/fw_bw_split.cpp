@@ -10,49 +10,66 @@
 
 namespace remat {
 
-void splitForwardBackward(const WorkGraph& graph, const OpCategories& ops, std::vector<NodeId> saved,
-                          PartitionResult& result)
+ForwardBackwardSplitter::ForwardBackwardSplitter(const WorkGraph& graph, const OpCategories& ops)
+    : m_graph(graph)
 {
     const JointGraph& joint = graph.graph();
     const bool newest = ops.rules() == RuleSet::Newest;
-    std::vector<NodeId> primals;
-    std::vector<NodeId> tangents;
-    for (NodeId n : graph.order()) {
-        if (newest ? (isPrimalNewest(joint, n) || isFwdSeedOffset(joint, n)) : isPrimal113(joint, n))
-            primals.push_back(n);
-        else if (isTangent(joint, n) || (newest && isBwdSeedOffset(joint, n)))
-            tangents.push_back(n);
-    }
-
-    ExtractionRules forwardRules;
-    forwardRules.impure = [&](NodeId n) { return ops.sideEffectful(joint.node(n).target); };
-    forwardRules.graphName = "forward";
-    ExtractionRules backwardRules = forwardRules;
-    backwardRules.graphName = "backward";
+    m_impure.assign(joint.size(), 0);
+    m_isTangent.assign(joint.size(), 0);
+    m_bytes.assign(joint.size(), 0);
     if (newest) {
-        forwardRules.forbidden = [&](NodeId n) { return mustBeInBackward(graph, ops, n); };
-        backwardRules.forbidden = [&](NodeId n) { return mustBeInForward(graph, ops, n); };
+        m_placementRules = true;
+        m_notInForward.assign(joint.size(), 0);
+        m_notInBackward.assign(joint.size(), 0);
     }
+    for (NodeId n : graph.order()) {
+        const auto i = static_cast<std::size_t>(n);
+        m_impure[i] = ops.sideEffectful(joint.node(n).target);
+        m_bytes[i] = valueBytes(joint.node(n));
+        if (newest) {
+            m_notInForward[i] = mustBeInBackward(graph, ops, n);
+            m_notInBackward[i] = mustBeInForward(graph, ops, n);
+        }
+        if (newest ? (isPrimalNewest(joint, n) || isFwdSeedOffset(joint, n)) : isPrimal113(joint, n))
+            m_primals.push_back(n);
+        else if (isTangent(joint, n) || (newest && isBwdSeedOffset(joint, n))) {
+            m_tangents.push_back(n);
+            m_isTangent[i] = 1;
+        }
+    }
+}
 
-    const auto extract = [&](const std::vector<NodeId>& savedValues, ExtractedGraph& fw, ExtractedGraph& bw) {
-        std::vector<NodeId> fwOutputs(graph.fwdOutputs().begin(), graph.fwdOutputs().end());
-        fwOutputs.insert(fwOutputs.end(), savedValues.begin(), savedValues.end());
-        fw = extractSubgraph(graph, primals, fwOutputs, forwardRules);
-        std::vector<NodeId> bwInputs = savedValues;
-        bwInputs.insert(bwInputs.end(), tangents.begin(), tangents.end());
-        bw = extractSubgraph(graph, bwInputs, graph.bwdOutputs(), backwardRules);
-    };
+void ForwardBackwardSplitter::split(std::vector<NodeId> saved, PartitionResult& result) const
+{
+    const JointGraph& joint = m_graph.graph();
+    ExtractionRules forwardRules {&m_impure, m_placementRules ? &m_notInForward : nullptr, "forward"};
+    ExtractionRules backwardRules {&m_impure, m_placementRules ? &m_notInBackward : nullptr, "backward"};
+    const auto isTangentInput = [&](NodeId n) { return m_isTangent[static_cast<std::size_t>(n)] != 0; };
 
-    ExtractedGraph fw;
-    ExtractedGraph bw;
-    extract(saved, fw, bw);
-    // Saved values the backward never reads are not worth saving: drop them and extract again.
+    // The backward first: saved values it never reads are not worth saving. Dropping them leaves
+    // the rest of the backward as it was (nothing kept used them), so only the forward, whose
+    // outputs they were, is extracted after the pruning.
+    std::vector<NodeId> bwInputs = saved;
+    bwInputs.insert(bwInputs.end(), m_tangents.begin(), m_tangents.end());
+    ExtractedGraph bw = extractSubgraph(m_graph, bwInputs, m_graph.bwdOutputs(), backwardRules);
     if (!bw.unusedInputs.empty()) {
-        std::erase_if(saved, [&](NodeId n) {
-            return std::find(bw.unusedInputs.begin(), bw.unusedInputs.end(), n) != bw.unusedInputs.end();
-        });
-        extract(saved, fw, bw);
+        std::vector<char> unused(joint.size(), 0);
+        for (NodeId n : bw.unusedInputs)
+            unused[static_cast<std::size_t>(n)] = 1;
+        const auto isUnusedSaved = [&](NodeId n) {
+            return unused[static_cast<std::size_t>(n)] != 0 && !isTangentInput(n);
+        };
+        std::erase_if(saved, isUnusedSaved);
+        std::erase_if(bw.nodes, isUnusedSaved);
+        for (NodeId n : bw.unusedInputs) {
+            if (!isTangentInput(n))
+                bw.contains[static_cast<std::size_t>(n)] = 0;
+        }
     }
+    std::vector<NodeId> fwOutputs(m_graph.fwdOutputs().begin(), m_graph.fwdOutputs().end());
+    fwOutputs.insert(fwOutputs.end(), saved.begin(), saved.end());
+    const ExtractedGraph fw = extractSubgraph(m_graph, m_primals, fwOutputs, forwardRules);
 
     result.savedValues = std::move(saved);
     result.fwNodes = std::move(fw.nodes);
@@ -62,12 +79,18 @@ void splitForwardBackward(const WorkGraph& graph, const OpCategories& ops, std::
     std::vector<char> isSaved(joint.size(), 0);
     for (NodeId n : result.savedValues) {
         isSaved[static_cast<std::size_t>(n)] = 1;
-        result.savedBytes += valueBytes(joint.node(n));
+        result.savedBytes += m_bytes[static_cast<std::size_t>(n)];
     }
     for (NodeId n : result.bwNodes) {
         if (joint.node(n).op == NodeOp::CallFunction && fw.has(n) && !isSaved[static_cast<std::size_t>(n)])
             result.recomputed.push_back(n);
     }
+}
+
+void splitForwardBackward(const WorkGraph& graph, const OpCategories& ops, std::vector<NodeId> saved,
+                          PartitionResult& result)
+{
+    ForwardBackwardSplitter(graph, ops).split(std::move(saved), result);
 }
 
 } // namespace remat

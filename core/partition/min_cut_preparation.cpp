@@ -83,6 +83,7 @@ PreparedMinCut::PreparedMinCut(const JointGraph& graph, const PartitionOptions& 
     for (NodeId n : m_work.order())
         m_hasBackward = m_hasBackward || m_classes.isRequiredBw(n);
     m_staticLifetime = staticLifetimeInputs(graph, m_work);
+    m_splitter = std::make_unique<ForwardBackwardSplitter>(m_work, m_ops);
 }
 
 MinCutOptions PreparedMinCut::baseOptions() const
@@ -121,7 +122,7 @@ void PreparedMinCut::finish(MinCutSolution solution, PartitionResult& result) co
     result.banned = std::move(solution.banned);
     result.cutValue = solution.cutValue;
     result.weights = std::move(solution.weights);
-    splitForwardBackward(m_work, m_ops, std::move(solution.saved), result);
+    m_splitter->split(std::move(solution.saved), result);
 }
 
 } // namespace remat

@@ -3,6 +3,7 @@
 
 #include "analysis/classification.h"
 #include "analysis/op_categories.h"
+#include "partition/fw_bw_split.h"
 #include "partition/min_cut.h"
 #include "partition/partition_options.h"
 #include "partition/work_graph.h"
@@ -17,6 +18,9 @@ namespace remat {
 class PreparedMinCut {
 public:
     PreparedMinCut(const JointGraph& graph, const PartitionOptions& options);
+    // Parts refer to each other (the splitter to the work graph): the object stays where it is built.
+    PreparedMinCut(const PreparedMinCut&) = delete;
+    PreparedMinCut& operator=(const PreparedMinCut&) = delete;
 
     const JointGraph& joint() const { return *m_joint; }
     const WorkGraph& graph() const { return m_work; }
@@ -51,6 +55,7 @@ private:
     NodeClasses m_classes;
     std::vector<char> m_staticLifetime;
     bool m_hasBackward = false;
+    std::unique_ptr<ForwardBackwardSplitter> m_splitter;
 };
 
 /// The effective recompute policy per node: meta["recompute"], overridden by the user's tags.
