@@ -20,9 +20,7 @@ std::filesystem::path deviceProfilesPath(const Arguments& args)
         return *path;
     if (const char* env = std::getenv("REMAT_DEVICE_PROFILES"); env && *env)
         return env;
-    // REMAT_BUILD_SHARED_DIR is "<source tree>/../shared": the resources sit in the source tree.
-    const auto source = std::filesystem::path(REMAT_BUILD_SHARED_DIR).parent_path().parent_path();
-    const auto beside = source / "resources" / "device_profiles.json";
+    const auto beside = std::filesystem::path(REMAT_BUILD_SOURCE_DIR) / "resources" / "device_profiles.json";
     std::error_code ec;
     if (std::filesystem::exists(beside, ec))
         return beside;
