@@ -14,13 +14,14 @@ SplitNodeNetwork::SplitNodeNetwork(const WorkGraph& graph)
 {
 }
 
-void SplitNodeNetwork::sourceToIn(NodeId n)
+void SplitNodeNetwork::ban(NodeId n, std::string reason)
 {
     auto& done = m_hasSourceEdge[static_cast<std::size_t>(n)];
     if (done)
-        return; // networkx overwrites an edge added twice; both are infinite here
+        return;
     done = 1;
     m_network.addInfiniteEdge(FlowNetwork::kSource, in(n));
+    m_banned.push_back({n, std::move(reason)});
 }
 
 void SplitNodeNetwork::inToSink(NodeId n)

@@ -19,7 +19,12 @@ public:
     int in(NodeId n) const { return 2 + 2 * m_graph.position(n); }
     int out(NodeId n) const { return 3 + 2 * m_graph.position(n); }
 
-    void sourceToIn(NodeId n);  ///< ban: X can only come from the forward (added once per node)
+    /// Bans recomputing X (source -> X_in, infinite): X can only come from the forward. The first
+    /// reason given is the one recorded; banning again changes nothing (networkx overwrites).
+    void ban(NodeId n, std::string reason);
+    bool isBanned(NodeId n) const { return m_hasSourceEdge[static_cast<std::size_t>(n)] != 0; }
+    /// The banned nodes in the order they were banned, as PyTorch's banned_nodes.
+    const std::vector<BannedNode>& banned() const { return m_banned; }
     void inToSink(NodeId n);    ///< X must be computed in the backward
     void outToSink(NodeId n);   ///< X must be available in the backward
     void saveEdge(NodeId n, std::int64_t capacity); ///< X_in -> X_out; PartitionResult::kInfiniteWeight = inf
@@ -41,6 +46,7 @@ private:
     const WorkGraph& m_graph;
     FlowNetwork m_network;
     std::vector<char> m_hasSourceEdge;
+    std::vector<BannedNode> m_banned;
 };
 
 } // namespace remat

@@ -139,8 +139,6 @@ MinCutNetworkBuild buildMinCutNetworkNewest(const MinCutProblem& problem, const 
     SplitNodeNetwork& network = build.network;
     MinCutSolution& solution = build.solution;
     solution.weights.assign(joint.size(), PartitionResult::kNoWeightEdge);
-    std::vector<char> banned(joint.size(), 0);
-
     // ban_recomputation_if_allowed
     const auto ban = [&](NodeId n, std::string reason) {
         if (rules.view(n))
@@ -149,12 +147,9 @@ MinCutNetworkBuild buildMinCutNetworkNewest(const MinCutProblem& problem, const 
             return;
         if (problem.mustRecompute(n))
             return;
-        network.sourceToIn(n);
-        if (!banned[static_cast<std::size_t>(n)]) {
-            banned[static_cast<std::size_t>(n)] = 1;
-            solution.banned.push_back({n, std::move(reason)});
-        }
+        network.ban(n, std::move(reason));
     };
+    const auto banned = [&](NodeId n) { return network.isBanned(n); };
 
     for (NodeId n : graph.order()) {
         const Node& node = joint.node(n);
@@ -236,7 +231,7 @@ MinCutNetworkBuild buildMinCutNetworkNewest(const MinCutProblem& problem, const 
             const int limit = firstUnfusible(fwUsers, maxOrder);
             for (NodeId u : graph.users(p)) {
                 if (classes.isRequiredFw(u) && order(u) > limit && rules.fusible(p, u)
-                    && !banned[static_cast<std::size_t>(u)])
+                    && !banned(u))
                     ban(u, "used far apart from its producer's other uses");
             }
         }
@@ -260,13 +255,14 @@ MinCutNetworkBuild buildMinCutNetworkNewest(const MinCutProblem& problem, const 
                     break;
                 }
                 for (NodeId u : graph.users(current)) {
-                    if (classes.isRequiredFw(u) && rules.fusible(current, u) && !banned[static_cast<std::size_t>(u)])
+                    if (classes.isRequiredFw(u) && rules.fusible(current, u) && !banned(u))
                         heap.push({order(u), u});
                 }
             }
         }
     }
 
+    solution.banned = network.banned();
     return build;
 }
 

@@ -83,14 +83,7 @@ MinCutSolution solveMinCutTorch113(const MinCutProblem& problem)
     SplitNodeNetwork network(graph);
     MinCutSolution solution;
     solution.weights.assign(joint.size(), PartitionResult::kNoWeightEdge);
-    std::vector<char> banned(joint.size(), 0);
-    const auto ban = [&](NodeId n, std::string reason) {
-        network.sourceToIn(n);
-        if (!banned[static_cast<std::size_t>(n)]) {
-            banned[static_cast<std::size_t>(n)] = 1;
-            solution.banned.push_back({n, std::move(reason)});
-        }
-    };
+    const auto ban = [&](NodeId n, std::string reason) { network.ban(n, std::move(reason)); };
 
     for (NodeId n : graph.order()) {
         const Node& node = joint.node(n);
@@ -120,6 +113,7 @@ MinCutSolution solveMinCutTorch113(const MinCutProblem& problem)
             network.dataEdge(n, user);
     }
 
+    solution.banned = network.banned();
     auto cut = network.solve();
     solution.saved = std::move(cut.saved);
     solution.cutValue = cut.cutValue;
