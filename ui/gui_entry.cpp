@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: MIT
-// A first window: opens a graph (or the bundled sample) and shows its summary.
+// The desktop app's entry: command line, main window, and the headless --screenshot/--measure runs.
 #include "gui_entry.h"
 
-#include "graph/error.h"
-#include "io/graph_loader.h"
-#include "partition/partitioner.h"
+#include "app/command_line.h"
+#include "app/headless_session.h"
+#include "app/main_window.h"
+#include "canvas/graph_canvas.h"
+#include "resources.h"
 
 #include <QApplication>
-#include <QCommandLineParser>
-#include <QFileInfo>
-#include <QMainWindow>
-#include <QPlainTextEdit>
-#include <QTimer>
+#include <QDir>
+#include <QStandardPaths>
+#include <QTemporaryDir>
 
 namespace remat::ui {
 
@@ -19,40 +19,33 @@ int runGui(int argc, char** argv)
 {
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("Remat Explorer"));
-    QCommandLineParser parser;
-    parser.addHelpOption();
-    parser.addPositionalArgument(QStringLiteral("graph"), QStringLiteral("Joint graph to open."));
-    const QCommandLineOption screenshot(QStringLiteral("screenshot"), QStringLiteral("Save the window to FILE and exit."),
-                                        QStringLiteral("FILE"));
-    parser.addOption(screenshot);
-    parser.process(app);
-    const QString path = parser.positionalArguments().value(
-        0, QStringLiteral(REMAT_SOURCE_DIR "/samples/transformer_block.json"));
+    QApplication::setOrganizationName(QStringLiteral("RematExplorer"));
+    QApplication::setApplicationVersion(QStringLiteral(REMAT_VERSION));
+    QApplication::setDesktopFileName(QStringLiteral("remat-explorer"));
+    initResources();
 
-    QMainWindow window;
-    auto* text = new QPlainTextEdit(&window);
-    text->setReadOnly(true);
-    window.setCentralWidget(text);
-    window.setWindowTitle(QFileInfo(path).fileName() + QStringLiteral(" - Remat Explorer"));
-    window.resize(900, 600);
-    try {
-        const JointGraph graph = loadGraphFile(path.toStdString());
-        const PartitionResult result = partitionGraph(graph, {});
-        text->setPlainText(QStringLiteral("%1\n%2 nodes\nmin-cut (torch-1.13 rules): %3 saved values, %4 bytes")
-                               .arg(path)
-                               .arg(graph.size())
-                               .arg(result.savedValues.size())
-                               .arg(result.savedBytes));
-    } catch (const Error& e) {
-        text->setPlainText(QString::fromStdString(e.what()));
+    GuiOptions options;
+    int exitCode = 0;
+    if (!parseGuiOptions(app, options, exitCode))
+        return exitCode;
+    const bool headless = !options.screenshot.isEmpty() || options.measure;
+
+    MainWindow window;
+    // Measuring starts from a cold layout cache so that the first picture is honest.
+    QTemporaryDir coldCache;
+    window.canvas()->layoutService()->setCacheDirectory(
+        options.measure ? coldCache.path() : QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/layouts"));
+    if (headless) {
+        window.setInteractive(false);
+        window.resize(options.windowSize);
+        window.show();
+        auto* session = new HeadlessSession(&window, options, &window);
+        QObject::connect(session, &HeadlessSession::finished, &app, [](int code) { QApplication::exit(code); });
+        session->start();
+        return app.exec();
     }
     window.show();
-    if (parser.isSet(screenshot)) {
-        QTimer::singleShot(200, &window, [&] {
-            window.grab().save(parser.value(screenshot));
-            app.quit();
-        });
-    }
+    window.openFile(options.graph.isEmpty() ? MainWindow::bundledSamplePath() : QDir::current().absoluteFilePath(options.graph));
     return app.exec();
 }
 

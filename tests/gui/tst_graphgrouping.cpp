@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: MIT
+// Collapsing large graphs: repeated blocks are found without module info, modules name them.
+#include "gui_test_support.h"
+#include "io/graph_loader.h"
+#include "layout/view_graph.h"
+#include "model/graph_grouping.h"
+#include "model/loaded_graph.h"
+#include "model/repeated_blocks.h"
+
+#include <QTest>
+
+#include <set>
+
+using namespace remat;
+using namespace remat::ui;
+
+class TestGraphGrouping : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { test::isolate(); }
+
+    void findsThePeriodAndTheSeam()
+    {
+        // prologue (2), four blocks of "a b c d", epilogue (1); the narrow seams sit before each "a".
+        const std::vector<std::uint32_t> ops = {9, 8, 1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4, 7};
+        std::vector<std::pair<int, int>> edges;
+        for (int i = 0; i + 1 < static_cast<int>(ops.size()); ++i)
+            edges.emplace_back(i, i + 1);
+        for (int b = 0; b < 4; ++b) // inside each block, a skip edge widens the middle
+            edges.emplace_back(2 + b * 4, 2 + b * 4 + 3);
+        const auto cross = cutWidths(static_cast<int>(ops.size()), edges);
+        const auto segments = findRepeatedBlocks(ops, cross, 2, 3, 0.75);
+        QCOMPARE(segments.size(), std::size_t(6));
+        QCOMPARE(segments[0].begin, 0);
+        QCOMPARE(segments[0].end, 2);
+        QVERIFY(!segments[0].repeated);
+        for (int b = 1; b <= 4; ++b) {
+            QVERIFY(segments[static_cast<std::size_t>(b)].repeated);
+            QCOMPARE(segments[static_cast<std::size_t>(b)].size(), 4);
+        }
+        QVERIFY(!segments.back().repeated);
+    }
+
+    void smallGraphsAreNotGrouped()
+    {
+        const auto graph = loadGraphFile(test::samplePath("mlp.json").toStdString());
+        QVERIFY(groupGraph(graph, computeRegions(graph)).empty());
+    }
+
+    void gptBlocksAreFoundWithoutModuleInfo()
+    {
+        const QString path = test::oraclePath("gpt_n24.json");
+        if (!QFile::exists(path))
+            QSKIP("the shared oracle graphs are not available");
+        const LoadedGraphPtr loaded = analyseGraph(loadGraphFile(path.toStdString()), path);
+        const GroupTree& tree = loaded->groups;
+        QVERIFY(!tree.empty());
+        QVERIFY2(tree.method.contains(QStringLiteral("repeated blocks")), qPrintable(tree.method));
+        int forwardBlocks = 0;
+        int backwardBlocks = 0;
+        for (const Group& g : tree.groups) {
+            if (!g.children.empty())
+                continue;
+            if (g.label.startsWith(QStringLiteral("block ")))
+                ++forwardBlocks;
+            if (g.label.startsWith(QStringLiteral("∇ block ")))
+                ++backwardBlocks;
+        }
+        QCOMPARE(forwardBlocks, 24);
+        QVERIFY2(backwardBlocks >= 20, "most backward groups are named after the block they differentiate");
+        // Every node but the output sits in exactly one leaf group; groups list members in order.
+        for (std::size_t i = 0; i < loaded->size(); ++i) {
+            if (loaded->regions.region[i] != Region::Output)
+                QVERIFY(tree.leafOf[i] >= 0);
+        }
+        for (const Group& g : tree.groups)
+            QVERIFY(std::is_sorted(g.members.begin(), g.members.end()));
+        // The summary is small enough to read.
+        QVERIFY(tree.roots.size() <= 24);
+        const ViewGraph summary = buildViewGraph(*loaded, std::vector<char>(tree.groups.size(), 0));
+        QCOMPARE(summary.items.size(), tree.roots.size());
+        QVERIFY(!summary.edges.empty());
+    }
+
+    void modulesNameTheGroups()
+    {
+        const auto path = test::samplePath("gpt_small.json");
+        const LoadedGraphPtr loaded = analyseGraph(loadGraphFile(path.toStdString()), path);
+        std::set<QString> labels;
+        for (const Group& g : loaded->groups.groups)
+            labels.insert(g.label);
+        QVERIFY2(labels.count(QStringLiteral("blocks.0")) == 1, "blocks are named after their nn.Module");
+        QVERIFY(labels.count(QStringLiteral("∇ blocks.3")) == 1);
+    }
+};
+
+QTEST_MAIN(TestGraphGrouping)
+#include "tst_graphgrouping.moc"

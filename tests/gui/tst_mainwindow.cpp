@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: MIT
+// The main window end to end: open a sample, tag a node, and see the partition and the canvas change.
+#include "app/main_window.h"
+#include "app/tag_actions.h"
+#include "canvas/find_bar.h"
+#include "canvas/graph_canvas.h"
+#include "canvas/graph_scene.h"
+#include "canvas/graph_view.h"
+#include "document/graph_document.h"
+#include "document/node_selection.h"
+#include "gui_test_support.h"
+#include "panels/partition_panel.h"
+
+#include <QAction>
+#include <QPainter>
+#include <QSignalSpy>
+#include <QStyleOptionGraphicsItem>
+#include <QTest>
+#include <QUndoStack>
+
+using namespace remat;
+using namespace remat::ui;
+
+namespace {
+
+constexpr int kTimeoutMs = 60'000;
+
+bool idle(const MainWindow& w)
+{
+    return !w.isBusy() && w.document()->graph() && w.document()->outcome() && w.canvas()->scene()->hasContent();
+}
+
+/// What a node's box looks like right now, to compare before and after a change.
+QImage renderBox(GraphScene* scene, NodeId n)
+{
+    BoxItem* box = scene->boxForNode(n);
+    QImage image(box->boundingRect().size().toSize() * 2, QImage::Format_ARGB32);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    painter.scale(2, 2);
+    painter.translate(-box->boundingRect().topLeft());
+    QStyleOptionGraphicsItem option;
+    box->paint(&painter, &option, nullptr);
+    return image;
+}
+
+/// A saved call_function node of the current partition.
+NodeId savedComputation(const MainWindow& w)
+{
+    const auto& graph = w.document()->graph()->graph;
+    for (NodeId n : w.document()->outcome()->result->savedValues) {
+        if (graph.node(n).op == NodeOp::CallFunction)
+            return n;
+    }
+    return kNoNode;
+}
+
+} // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { test::isolate(); }
+
+    void opensBundledSampleWithNoArguments()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QSignalSpy opened(&w, &MainWindow::graphOpened);
+        w.openFile(MainWindow::bundledSamplePath());
+        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
+        QCOMPARE(opened.count(), 1);
+        QCOMPARE(w.document()->graph()->displayName, QStringLiteral("transformer_block.json"));
+        QVERIFY(w.canvas()->scene()->boxCount() > 100); // small graph: every node on the canvas
+        QVERIFY(w.windowTitle().contains(QStringLiteral("transformer_block.json")));
+    }
+
+    void taggingRepartitionsAndRecolours()
+    {
+        QTemporaryDir dir;
+        const QString path = test::copySample(dir, "mlp.json");
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        w.openFile(path);
+        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
+
+        const NodeId n = savedComputation(w);
+        QVERIFY(n != kNoNode);
+        GraphScene* scene = w.canvas()->scene();
+        QVERIFY(scene->state().flags(n) & Saved);
+        const QImage before = renderBox(scene, n);
+        const auto savedBefore = w.document()->outcome()->result->savedValues;
+
+        // As a user would: select the node on the canvas, press the Must Recompute action.
+        scene->boxForNode(n)->setSelected(true);
+        QCOMPARE(w.selection()->currentNode(), n);
+        QSignalSpy partitioned(w.document(), &GraphDocument::partitionChanged);
+        QSignalSpy recoloured(w.canvas(), &GraphCanvas::recoloured);
+        w.tagActions()->actions()[2]->trigger(); // Must Recompute
+        QCOMPARE(w.document()->tagInForce(n), CheckpointPolicy::MustRecompute);
+        QVERIFY(partitioned.wait(kTimeoutMs));
+        QCOMPARE(recoloured.count(), 1);
+
+        // The partition changed: the node is no longer saved.
+        const auto& result = *w.document()->outcome()->result;
+        QVERIFY(!result.isSaved(n));
+        QVERIFY(result.savedValues != savedBefore);
+        // The canvas changed: its paint state and its pixels.
+        QVERIFY(!(scene->state().flags(n) & Saved));
+        QCOMPARE(scene->state().tag(n), CheckpointPolicy::MustRecompute);
+        QVERIFY(renderBox(scene, n) != before);
+        // The partition panel followed.
+        QVERIFY(w.partitionPanel()->savedModel()->rowOf(n) < 0 || !result.isSaved(n));
+
+        // Undo brings the old partition back, redo the new one.
+        w.document()->undoStack()->undo();
+        QVERIFY(partitioned.wait(kTimeoutMs));
+        QCOMPARE(w.document()->outcome()->result->savedValues, savedBefore);
+        QVERIFY(scene->state().flags(n) & Saved);
+        w.document()->undoStack()->redo();
+        QVERIFY(partitioned.wait(kTimeoutMs));
+        QVERIFY(!w.document()->outcome()->result->isSaved(n));
+    }
+
+    void tagsComeBackFromTheSidecar()
+    {
+        QTemporaryDir dir;
+        const QString path = test::copySample(dir, "mlp.json");
+        NodeId n = kNoNode;
+        {
+            MainWindow w;
+            w.setInteractive(true); // autosave on (no dialogs are expected here)
+            w.openFile(path);
+            QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
+            n = savedComputation(w);
+            QSignalSpy saved(w.document(), &GraphDocument::projectSaved);
+            QCOMPARE(w.document()->tagNodes({n}, CheckpointPolicy::MustRecompute), 1);
+            QVERIFY(saved.wait(kTimeoutMs));
+            QCOMPARE(saved.first().first().toString(), path + QStringLiteral(".remat"));
+        }
+        // The input itself is untouched; the sidecar holds the tag by name.
+        QFile sidecar(path + QStringLiteral(".remat"));
+        QVERIFY(sidecar.open(QIODevice::ReadOnly));
+        QVERIFY(sidecar.readAll().contains("MUST_RECOMPUTE"));
+        QFile input(path);
+        QVERIFY(input.open(QIODevice::ReadOnly));
+        QVERIFY(!input.readAll().contains("MUST_RECOMPUTE"));
+
+        MainWindow again;
+        again.setInteractive(false);
+        again.openFile(path);
+        QTRY_VERIFY_WITH_TIMEOUT(idle(again), kTimeoutMs);
+        QCOMPARE(again.document()->tagInForce(n), CheckpointPolicy::MustRecompute);
+        QVERIFY(!again.document()->outcome()->result->isSaved(n));
+        QCOMPARE(again.canvas()->scene()->state().tag(n), CheckpointPolicy::MustRecompute);
+    }
+
+    void taggingAGroupTagsItsNodes()
+    {
+        QTemporaryDir dir;
+        const QString path = test::copySample(dir, "gpt_small.json");
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        w.openFile(path);
+        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
+        const auto graph = w.document()->graph();
+        int block = -1;
+        for (std::size_t g = 0; g < graph->groups.groups.size(); ++g) {
+            if (graph->groups.groups[g].label == QStringLiteral("blocks.1"))
+                block = static_cast<int>(g);
+        }
+        QVERIFY(block >= 0);
+        // Opens as a summary: the block is one box; select it and tag.
+        BoxItem* box = w.canvas()->scene()->boxForViewItem(w.canvas()->scene()->view()->itemOfGroup[static_cast<std::size_t>(block)]);
+        QVERIFY(box && box->type() == GroupItemType);
+        box->setSelected(true);
+        QCOMPARE(w.selection()->currentGroup(), block);
+        QSignalSpy partitioned(w.document(), &GraphDocument::partitionChanged);
+        w.tagActions()->actions()[2]->trigger(); // Must Recompute
+        QVERIFY(partitioned.wait(kTimeoutMs));
+        int taggable = 0;
+        for (NodeId n : graph->groups.group(block).members) {
+            if (graph->graph.node(n).op != NodeOp::CallFunction)
+                continue;
+            ++taggable;
+            QCOMPARE(w.document()->tagInForce(n), CheckpointPolicy::MustRecompute);
+        }
+        QCOMPARE(w.canvas()->scene()->state().groupStats[static_cast<std::size_t>(block)].tagged, taggable);
+        QCOMPARE(w.document()->undoStack()->count(), 1); // one step for the whole group
+
+        // Expanding the block opens its backward half beside it.
+        const int partner = graph->groups.partnerOf(block);
+        QVERIFY(partner >= 0);
+        QCOMPARE(graph->groups.group(partner).label, QStringLiteral("∇ blocks.1"));
+        w.canvas()->setExpanded(block, true);
+        QTRY_VERIFY_WITH_TIMEOUT(idle(w) && w.canvas()->scene()->clusterForGroup(block), kTimeoutMs);
+        QVERIFY(w.canvas()->scene()->clusterForGroup(partner));
+    }
+
+    void failedLoadShowsTheCoreMessage()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("broken.json"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"format": "joint-graph", "version": 1, "nodes": [ {"name": "x", "op": "nonsense"} ]})");
+        file.close();
+        MainWindow w;
+        w.setInteractive(false);
+        QSignalSpy failed(&w, &MainWindow::openFailed);
+        w.openFile(path);
+        QVERIFY(failed.wait(kTimeoutMs));
+        const QString message = failed.first().first().toString();
+        QVERIFY2(message.contains(QStringLiteral("broken.json")), qPrintable(message));
+        QVERIFY(!w.document()->graph());
+
+        w.openFile(dir.filePath(QStringLiteral("missing.json")));
+        QVERIFY(failed.wait(kTimeoutMs));
+        QVERIFY(failed.last().first().toString().contains(QStringLiteral("no such file")));
+    }
+
+    void findSelectsAndCentres()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        w.resize(1200, 800);
+        w.show();
+        w.openFile(test::samplePath("transformer_block.json"));
+        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
+        const NodeId target = w.document()->graph()->graph.find("bmm");
+        QVERIFY(target != kNoNode);
+        w.canvas()->view()->setZoom(1.0);
+        w.canvas()->view()->centerOn(0, 0);
+        w.findNext(false); // nothing typed yet: opens the bar
+        QVERIFY(!w.canvas()->findBar()->isHidden());
+        w.canvas()->findBar()->setText(QStringLiteral("bmm")); // typing jumps to the best match
+        QCOMPARE(w.selection()->currentNode(), target);
+        w.findNext(false);
+        QVERIFY(w.selection()->currentNode() != target);
+        QVERIFY(w.document()->graph()->label(w.selection()->currentNode()).name.contains(QStringLiteral("bmm")));
+        w.findNext(true);
+        QCOMPARE(w.selection()->currentNode(), target);
+        BoxItem* box = w.canvas()->scene()->boxForNode(target);
+        QVERIFY(box->isSelected());
+        GraphView* view = w.canvas()->view();
+        const QRectF visible = view->mapToScene(view->viewport()->rect()).boundingRect();
+        QVERIFY2(visible.contains(box->box()), "the match is on screen");
+        QVERIFY(view->zoom() >= 0.7); // readable
+    }
+
+    void largeGraphOpensAsASummaryAndExpandsOnDemand()
+    {
+        const QString path = test::oraclePath("gpt_n24.json");
+        if (!QFile::exists(path))
+            QSKIP("the shared oracle graphs are not available");
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        w.openFile(path);
+        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
+        const auto graph = w.document()->graph();
+        QVERIFY(!graph->groups.empty());
+        QVERIFY2(w.canvas()->scene()->boxCount() < 80, "a summary, not 4k boxes");
+        // Finding a node inside a collapsed group expands it.
+        const NodeId n = graph->graph.find("bmm_40");
+        QVERIFY(n != kNoNode);
+        w.selection()->selectNode(n, NodeSelection::Origin::Search);
+        QTRY_VERIFY_WITH_TIMEOUT(idle(w) && w.canvas()->scene()->boxForNode(n) && w.canvas()->scene()->boxForNode(n)->type() == NodeItemType,
+                                 kTimeoutMs);
+        QVERIFY(w.canvas()->scene()->boxForNode(n)->isSelected());
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"

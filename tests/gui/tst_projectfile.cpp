@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+// The sidecar project file: round trip, location, and fallback when the graph's folder is read-only.
+#include "document/project_file.h"
+#include "gui_test_support.h"
+
+#include <QFileInfo>
+#include <QTest>
+
+using namespace remat;
+using namespace remat::ui;
+
+class TestProjectFile : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { test::isolate(); }
+
+    void roundTrip()
+    {
+        QTemporaryDir dir;
+        const QString graph = dir.filePath(QStringLiteral("g.json"));
+        ProjectData data;
+        data.tags["mm_3"] = CheckpointPolicy::MustSave;
+        data.tags["relu"] = CheckpointPolicy::None; // a cleared file tag
+        data.partitioner = PartitionerKind::Default;
+        data.rules = RuleSet::Newest;
+        QString error;
+        const QString path = ProjectFile::saveLocation(graph);
+        QCOMPARE(path, graph + QStringLiteral(".remat"));
+        QVERIFY(ProjectFile::write(path, graph, data, &error));
+        QCOMPARE(ProjectFile::find(graph), path);
+        const auto back = ProjectFile::read(path, &error);
+        QVERIFY2(back, qPrintable(error));
+        QVERIFY(*back == data);
+    }
+
+    void unwritableFolderFallsBackToUserData()
+    {
+        // A folder that cannot take a file (here: one that does not exist) sends the project
+        // to the user's data folder; so does the bundled sample, which lives in the binary.
+        QTemporaryDir dir;
+        const QString graph = dir.filePath(QStringLiteral("missing/g.json"));
+        const QString path = ProjectFile::saveLocation(graph);
+        QVERIFY(!path.startsWith(dir.path()));
+        QVERIFY(path.startsWith(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)));
+        QVERIFY(path.endsWith(QStringLiteral(".remat")));
+        const QString sample = ProjectFile::saveLocation(QStringLiteral(":/samples/transformer_block.json"));
+        QVERIFY(sample.startsWith(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)));
+    }
+
+    void readOnlyFolderFallsBackToUserData()
+    {
+        QTemporaryDir dir;
+        const QString graph = dir.filePath(QStringLiteral("g.json"));
+        QFile::setPermissions(dir.path(), QFile::ReadOwner | QFile::ExeOwner);
+        if (QFileInfo(dir.path()).isWritable())
+            QSKIP("running as a user who can write anywhere");
+        const QString path = ProjectFile::saveLocation(graph);
+        QVERIFY(!path.startsWith(dir.path()));
+        QVERIFY(path.endsWith(QStringLiteral(".remat")));
+        QCOMPARE(ProjectFile::saveLocation(QStringLiteral(":/samples/transformer_block.json")).isEmpty(), false);
+        QFile::setPermissions(dir.path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    }
+
+    void rejectsOtherFiles()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("x.remat"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("{\"format\": \"joint-graph\"}");
+        file.close();
+        QString error;
+        QVERIFY(!ProjectFile::read(path, &error));
+        QVERIFY(error.contains(QStringLiteral("not a Remat Explorer project file")));
+    }
+};
+
+QTEST_MAIN(TestProjectFile)
+#include "tst_projectfile.moc"

@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: MIT
+#include "app/headless_session.h"
+
+#include "app/main_window.h"
+#include "canvas/graph_canvas.h"
+#include "canvas/graph_scene.h"
+#include "canvas/graph_view.h"
+#include "document/graph_document.h"
+#include "document/node_selection.h"
+#include "model/policy_names.h"
+
+#include <QApplication>
+#include <QFileInfo>
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+
+namespace remat::ui {
+namespace {
+
+constexpr int kDeadlineMs = 300'000;
+
+double ms(qint64 ns)
+{
+    return static_cast<double>(ns) / 1e6;
+}
+
+double median(std::vector<double> v)
+{
+    if (v.empty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+} // namespace
+
+HeadlessSession::HeadlessSession(MainWindow* window, GuiOptions options, QObject* parent)
+    : QObject(parent)
+    , m_window(window)
+    , m_options(std::move(options))
+{
+    m_poll.setInterval(10);
+    connect(&m_poll, &QTimer::timeout, this, [this] {
+        if (m_window->isBusy())
+            return;
+        m_poll.stop();
+        if (m_steps.empty()) {
+            Q_EMIT finished(0);
+            return;
+        }
+        Step step = std::move(m_steps.front());
+        m_steps.pop_front();
+        step();
+        if (!m_failed)
+            next();
+    });
+    m_deadline.setSingleShot(true);
+    m_deadline.setInterval(kDeadlineMs);
+    connect(&m_deadline, &QTimer::timeout, this, [this] { fail(QStringLiteral("timed out waiting for the window")); });
+    connect(m_window, &MainWindow::openFailed, this, [this](const QString& message) { fail(message); });
+}
+
+void HeadlessSession::start()
+{
+    m_deadline.start();
+    m_clock.start();
+    if (m_options.measure)
+        queueMeasureSteps();
+    else
+        queueScreenshotSteps();
+    next();
+}
+
+void HeadlessSession::next()
+{
+    m_poll.start();
+}
+
+void HeadlessSession::fail(const QString& message)
+{
+    if (m_failed)
+        return;
+    m_failed = true;
+    m_poll.stop();
+    std::fprintf(stderr, "remat-explorer: %s\n", qPrintable(message));
+    Q_EMIT finished(1);
+}
+
+void HeadlessSession::queueScreenshotSteps()
+{
+    const QString path = m_options.graph.isEmpty() ? MainWindow::bundledSamplePath() : m_options.graph;
+    then([this, path] { m_window->openFile(path); });
+    then([this] {
+        for (const QString& spec : m_options.tags) {
+            const QString name = spec.section(QLatin1Char('='), 0, 0);
+            const auto policy = parsePolicy(spec.section(QLatin1Char('='), 1));
+            const NodeId n = m_window->document()->graph()->graph.find(name.toStdString());
+            if (n == kNoNode || !policy) {
+                fail(QStringLiteral("--tag %1: no such node or policy").arg(spec));
+                return;
+            }
+            m_window->document()->tagNodes({n}, *policy == CheckpointPolicy::None ? std::nullopt : std::optional(*policy));
+        }
+    });
+    if (!m_options.expand.isEmpty()) {
+        then([this] {
+            if (m_options.expand == QLatin1String("all")) {
+                m_window->canvas()->expandAll();
+                return;
+            }
+            const auto& groups = m_window->document()->graph()->groups.groups;
+            for (std::size_t g = 0; g < groups.size(); ++g) {
+                if (groups[g].label == m_options.expand) {
+                    // Its enclosing ranges first, so that the group itself is on the canvas.
+                    for (int p = groups[g].parent; p >= 0; p = groups[static_cast<std::size_t>(p)].parent)
+                        m_window->canvas()->setExpanded(p, true);
+                    m_window->canvas()->setExpanded(static_cast<int>(g), true);
+                    return;
+                }
+            }
+            fail(QStringLiteral("--expand %1: no group with that label").arg(m_options.expand));
+        });
+    }
+    if (!m_options.select.isEmpty()) {
+        then([this] {
+            const NodeId n = m_window->document()->graph()->graph.find(m_options.select.toStdString());
+            if (n == kNoNode) {
+                fail(QStringLiteral("--select %1: no such node").arg(m_options.select));
+                return;
+            }
+            m_window->selection()->selectNode(n, NodeSelection::Origin::Search);
+        });
+    }
+    then([this] {
+        GraphView* view = m_window->canvas()->view();
+        if (m_options.zoom == QLatin1String("fit"))
+            view->fitToWindow();
+        else if (!m_options.zoom.isEmpty())
+            view->setZoom(m_options.zoom.toDouble());
+        if (!m_options.select.isEmpty()) {
+            if (BoxItem* box = m_window->canvas()->scene()->boxForNode(m_window->selection()->currentNode()))
+                view->centerOn(box->box().center());
+        }
+    });
+    then([this] {
+        QApplication::processEvents();
+        const QPixmap picture = m_window->grab();
+        if (!picture.save(m_options.screenshot)) {
+            fail(QStringLiteral("cannot write %1").arg(m_options.screenshot));
+            return;
+        }
+        std::printf("wrote %s (%dx%d)\n", qPrintable(m_options.screenshot), picture.width(), picture.height());
+    });
+}
+
+void HeadlessSession::openAndMeasure(const QString& label)
+{
+    // Times from the open request to: parsed, partitioned, and the first picture painted.
+    const QString path = m_options.graph.isEmpty() ? MainWindow::bundledSamplePath() : m_options.graph;
+    auto t0 = std::make_shared<QElapsedTimer>();
+    auto marks = std::make_shared<std::vector<std::pair<QString, double>>>();
+    auto conns = std::make_shared<std::vector<QMetaObject::Connection>>();
+    then([=, this] {
+        t0->start();
+        conns->push_back(connect(m_window, &MainWindow::graphOpened, this, [=] { marks->emplace_back(QStringLiteral("parsed"), ms(t0->nsecsElapsed())); }));
+        conns->push_back(connect(m_window->document(), &GraphDocument::partitionChanged, this,
+                                 [=](PartitionOutcomePtr o) {
+                                     marks->emplace_back(QStringLiteral("partitioned"), ms(t0->nsecsElapsed()));
+                                     marks->emplace_back(QStringLiteral("  (partitionGraph)"), o->seconds * 1000);
+                                 }));
+        conns->push_back(connect(m_window->canvas(), &GraphCanvas::pictureReady, this, [=, this](const CanvasTimings& t) {
+            m_window->canvas()->view()->viewport()->repaint(); // paint now, to time the first picture honestly
+            marks->emplace_back(QStringLiteral("first picture"), ms(t0->nsecsElapsed()));
+            marks->emplace_back(QStringLiteral("  (Graphviz%1)").arg(t.cached ? QStringLiteral(", cached") : QString()), t.layoutSeconds * 1000);
+            marks->emplace_back(QStringLiteral("  (items)"), t.buildSeconds * 1000);
+        }));
+        m_window->openFile(path);
+    });
+    then([=, this] {
+        for (const auto& c : *conns)
+            disconnect(c);
+        const LoadedGraphPtr g = m_window->document()->graph();
+        std::printf("%s: %s, %zu nodes, %zu boxes on the canvas\n", qPrintable(label), qPrintable(g->displayName), g->size(),
+                    m_window->canvas()->scene()->boxCount());
+        std::printf("  %-26s %8.1f ms\n", "read + parse (core)", g->loadSeconds * 1000);
+        std::printf("  %-26s %8.1f ms\n", "regions + groups", g->analysisSeconds * 1000);
+        for (const auto& [what, value] : *marks)
+            std::printf("  %-26s %8.1f ms\n", qPrintable(what), value);
+    });
+}
+
+void HeadlessSession::measureTags(NodeId node)
+{
+    // Click-to-colours: tag, wait for the partition, repaint the canvas; alternately tag and clear.
+    auto samples = std::make_shared<std::vector<double>>();
+    auto partitions = std::make_shared<std::vector<double>>();
+    for (int i = 0; i < m_options.measureRepeats; ++i) {
+        then([=, this] {
+            auto t0 = std::make_shared<QElapsedTimer>();
+            auto conn = std::make_shared<QMetaObject::Connection>();
+            auto painted = std::make_shared<QMetaObject::Connection>();
+            // Stops at the first canvas repaint after the new partition arrived: what the user sees.
+            *conn = connect(m_window->canvas(), &GraphCanvas::recoloured, this, [=, this] {
+                disconnect(*conn);
+                *painted = connect(m_window->canvas()->view(), &GraphView::painted, this, [=, this] {
+                    disconnect(*painted);
+                    samples->push_back(ms(t0->nsecsElapsed()));
+                    partitions->push_back(m_window->document()->outcome()->seconds * 1000);
+                });
+            });
+            t0->start();
+            m_window->document()->tagNodes({node}, i % 2 == 0 ? std::optional(CheckpointPolicy::MustRecompute) : std::nullopt);
+        });
+    }
+    then([=, this] {
+        std::printf("  %-26s median %.1f ms, max %.1f ms over %zu tags (partitionGraph median %.1f ms)\n", "tag -> new colours",
+                    median(*samples), samples->empty() ? 0.0 : *std::max_element(samples->begin(), samples->end()), samples->size(),
+                    median(*partitions));
+    });
+}
+
+void HeadlessSession::queueMeasureSteps()
+{
+    openAndMeasure(QStringLiteral("cold open"));
+    // A node to tag: the named one, else the largest saved value (so that the tag matters).
+    auto node = std::make_shared<NodeId>(kNoNode);
+    auto expandStart = std::make_shared<QElapsedTimer>();
+    then([=, this] {
+        const LoadedGraphPtr g = m_window->document()->graph();
+        if (!m_options.select.isEmpty())
+            *node = g->graph.find(m_options.select.toStdString());
+        const PartitionOutcomePtr outcome = m_window->document()->outcome();
+        if (*node == kNoNode && outcome && outcome->ok()) {
+            std::int64_t best = -1;
+            for (NodeId n : outcome->result->savedValues) {
+                if (g->bytesOf(n) > best && g->graph.node(n).op == NodeOp::CallFunction) {
+                    best = g->bytesOf(n);
+                    *node = n;
+                }
+            }
+        }
+        if (*node == kNoNode) {
+            fail(QStringLiteral("--measure: no node to tag"));
+            return;
+        }
+        std::printf("  tagging %s (%s)\n", qPrintable(g->label(*node).name), qPrintable(g->label(*node).size));
+    });
+    auto revealed = std::make_shared<double>(-1);
+    then([=, this] {
+        // Selecting a node inside a collapsed group expands the group: time until it is drawn.
+        auto conn = std::make_shared<QMetaObject::Connection>();
+        *conn = connect(m_window->canvas(), &GraphCanvas::pictureReady, this, [=, this] {
+            disconnect(*conn);
+            m_window->canvas()->view()->viewport()->repaint();
+            *revealed = ms(expandStart->nsecsElapsed());
+        });
+        expandStart->start();
+        m_window->selection()->selectNode(*node, NodeSelection::Origin::Search);
+    });
+    then([=, this] {
+        if (*revealed >= 0)
+            std::printf("  %-26s %8.1f ms (%zu boxes now)\n", "expand its group", *revealed, m_window->canvas()->scene()->boxCount());
+        // The tag steps need the node chosen above: insert them before the remaining steps.
+        auto saved = std::move(m_steps);
+        m_steps.clear();
+        measureTags(*node);
+        for (auto& s : saved)
+            m_steps.push_back(std::move(s));
+    });
+    openAndMeasure(QStringLiteral("reopen (layout cache warm)"));
+}
+
+} // namespace remat::ui

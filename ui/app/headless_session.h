@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "app/command_line.h"
+#include "graph/arg.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QTimer>
+
+#include <deque>
+#include <functional>
+
+namespace remat::ui {
+
+class MainWindow;
+
+/// Drives the main window without a user, for --screenshot and --measure: a queue of steps,
+/// each started once the window is idle (nothing opening, laying out or partitioning).
+class HeadlessSession : public QObject {
+    Q_OBJECT
+public:
+    HeadlessSession(MainWindow* window, GuiOptions options, QObject* parent = nullptr);
+    void start();
+
+Q_SIGNALS:
+    void finished(int exitCode);
+
+private:
+    using Step = std::function<void()>;
+    void then(Step step) { m_steps.push_back(std::move(step)); }
+    /// Runs the next step once the window is idle.
+    void next();
+    void fail(const QString& message);
+    void queueScreenshotSteps();
+    void queueMeasureSteps();
+    void openAndMeasure(const QString& label);
+    void measureTags(NodeId node);
+
+    MainWindow* m_window;
+    GuiOptions m_options;
+    std::deque<Step> m_steps;
+    QTimer m_poll;
+    QTimer m_deadline;
+    QElapsedTimer m_clock;
+    bool m_failed = false;
+};
+
+} // namespace remat::ui

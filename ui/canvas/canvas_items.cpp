@@ -1,0 +1,511 @@
+// SPDX-License-Identifier: MIT
+#include "canvas/canvas_items.h"
+
+#include "canvas/canvas_metrics.h"
+#include "model/node_text.h"
+
+#include <QFontMetricsF>
+#include <QPainter>
+#include <QStyleOptionGraphicsItem>
+
+#include <algorithm>
+
+namespace remat::ui {
+namespace {
+
+// Level-of-detail thresholds (painter scale): below kTiny a box is one colour; from kNameOnly
+// the name shows in a font scaled to stay legible; from kFullText all three lines at 100 %.
+constexpr double kTiny = 0.12;
+constexpr double kNameOnly = 0.2;
+constexpr double kFullText = 0.62;
+constexpr double kStrongFill = 0.45;
+constexpr double kDimmed = 0.55;
+
+/// A font whose on-screen size stays about `screenPixels` at this zoom, within limits.
+QFont scaledFont(const QFont& base, double lod, double screenPixels, double maxPixels)
+{
+    QFont f = base;
+    f.setPixelSize(static_cast<int>(std::clamp(screenPixels / lod, static_cast<double>(base.pixelSize()), maxPixels)));
+    return f;
+}
+constexpr double kHalo = 4;
+
+double levelOfDetail(const QPainter* painter)
+{
+    return QStyleOptionGraphicsItem::levelOfDetailFromTransform(painter->worldTransform());
+}
+
+const QFont& nameFont()
+{
+    static const QFont f = CanvasMetrics::nameFont();
+    return f;
+}
+const QFont& detailFont()
+{
+    static const QFont f = CanvasMetrics::detailFont();
+    return f;
+}
+const QFont& titleFont()
+{
+    static const QFont f = CanvasMetrics::titleFont();
+    return f;
+}
+const QFontMetricsF& nameMetrics()
+{
+    static const QFontMetricsF m(nameFont());
+    return m;
+}
+const QFontMetricsF& detailMetrics()
+{
+    static const QFontMetricsF m(detailFont());
+    return m;
+}
+
+QString tagAbbreviation(CheckpointPolicy tag)
+{
+    switch (tag) {
+    case CheckpointPolicy::MustSave:
+        return QStringLiteral("MS");
+    case CheckpointPolicy::PreferSave:
+        return QStringLiteral("PS");
+    case CheckpointPolicy::MustRecompute:
+        return QStringLiteral("MR");
+    case CheckpointPolicy::PreferRecompute:
+        return QStringLiteral("PR");
+    case CheckpointPolicy::MustCpuOffload:
+        return QStringLiteral("MO");
+    case CheckpointPolicy::PreferCpuOffload:
+        return QStringLiteral("PO");
+    case CheckpointPolicy::None:
+        break;
+    }
+    return {};
+}
+
+bool isSaveTag(CheckpointPolicy tag)
+{
+    return tag == CheckpointPolicy::MustSave || tag == CheckpointPolicy::PreferSave;
+}
+
+bool isMustTag(CheckpointPolicy tag)
+{
+    return tag == CheckpointPolicy::MustSave || tag == CheckpointPolicy::MustRecompute || tag == CheckpointPolicy::MustCpuOffload;
+}
+
+/// A round badge with one character (S, R, ⊘) at `centre`.
+void drawBadge(QPainter* painter, const QPointF& centre, double radius, const QColor& colour, const QString& text)
+{
+    painter->setPen(Qt::NoPen);
+    painter->setBrush(colour);
+    painter->drawEllipse(centre, radius, radius);
+    painter->setPen(Qt::white);
+    QFont f = detailFont();
+    f.setBold(true);
+    f.setPixelSize(static_cast<int>(std::max(10.0, radius * 1.15)));
+    painter->setFont(f);
+    painter->drawText(QRectF(centre.x() - radius, centre.y() - radius, radius * 2, radius * 2), Qt::AlignCenter, text);
+}
+
+} // namespace
+
+// ---------------------------------------------------------------- BoxItem
+
+BoxItem::BoxItem(const CanvasState* state, int viewItem, const QRectF& rect)
+    : m_state(state)
+    , m_viewItem(viewItem)
+    , m_rect(rect)
+{
+    setFlag(ItemIsSelectable);
+    setZValue(2);
+}
+
+QRectF BoxItem::boundingRect() const
+{
+    // Above the box: the tag chip, which grows when zoomed out; right and below: the card shadow.
+    return m_rect.adjusted(-kHalo - 2, -24, kHalo + 6, kHalo + 6);
+}
+
+bool BoxItem::dimmed() const
+{
+    return m_state->anyHighlight && m_state->highlightOf(m_viewItem) == Highlight::None && !isSelected();
+}
+
+void BoxItem::paintHalo(QPainter* painter, double lod) const
+{
+    const Highlight h = m_state->highlightOf(m_viewItem);
+    QColor colour;
+    if (isSelected() || h == Highlight::Focus)
+        colour = m_state->palette.selection;
+    else if (h == Highlight::Producer)
+        colour = m_state->palette.producers;
+    else if (h == Highlight::Consumer)
+        colour = m_state->palette.consumers;
+    else
+        return;
+    // Stays visible when zoomed far out: never thinner than 2.5 device pixels.
+    const double width = std::max(3.0, 2.5 / std::max(lod, 0.01));
+    painter->setBrush(Qt::NoBrush);
+    painter->setPen(QPen(colour, width));
+    painter->drawRoundedRect(m_rect.adjusted(-kHalo / 2 - 1, -kHalo / 2 - 1, kHalo / 2 + 1, kHalo / 2 + 1), 6, 6);
+}
+
+// ---------------------------------------------------------------- NodeItem
+
+NodeItem::NodeItem(const CanvasState* state, int viewItem, NodeId node, const QRectF& rect)
+    : BoxItem(state, viewItem, rect)
+    , m_node(node)
+{
+}
+
+void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*)
+{
+    const CanvasPalette& pal = m_state->palette;
+    const double lod = levelOfDetail(painter);
+    const auto flags = m_state->flags(m_node);
+    const CheckpointPolicy tag = m_state->tag(m_node);
+    const Region region = m_state->graph->region(m_node);
+    const bool removed = flags & (DceRemoved | CseMerged);
+    QColor fill = pal.regionFill(region);
+    if (removed)
+        fill = QColor(0xf4, 0xf4, 0xf4);
+    if (dimmed())
+        painter->setOpacity(kDimmed);
+
+    if (lod < kTiny) {
+        // A few pixels per node: one colour says it all, decision first.
+        QColor colour = fill.darker(118);
+        if (flags & Saved)
+            colour = pal.saved;
+        else if (flags & Recomputed)
+            colour = pal.recomputed;
+        painter->fillRect(m_rect, colour);
+        if (tag != CheckpointPolicy::None) {
+            painter->setPen(QPen(isSaveTag(tag) ? pal.tagSave : pal.tagRecompute, 3.0 / lod));
+            painter->setBrush(Qt::NoBrush);
+            painter->drawRect(m_rect);
+        }
+        paintHalo(painter, lod);
+        return;
+    }
+
+    // Zoomed out, a decided node is filled with its decision's colour so that it shows at a
+    // glance; closer in, the fill is the region and the decision is a frame and a badge.
+    const bool decided = flags & (Saved | Recomputed);
+    const bool strong = lod < kStrongFill && decided;
+    if (strong)
+        fill = (flags & Saved) ? pal.saved : pal.recomputed;
+    QPen border(fill.darker(160), 1);
+    if (strong)
+        border = QPen(fill.darker(140), 1.5);
+    else if (flags & Saved)
+        border = QPen(pal.saved, 3.5);
+    else if (flags & Recomputed)
+        border = QPen(pal.recomputed, 3, Qt::DashLine);
+    else if (m_state->compareWithReference && (flags & ReferenceSaved))
+        border = QPen(pal.referenceOnly, 3, Qt::DotLine);
+    painter->setPen(border);
+    painter->setBrush(fill);
+    painter->drawRoundedRect(m_rect, 4, 4);
+
+    // The left stripe repeats the region in a stronger tone (readable on a selection halo).
+    if (!strong) {
+        const QRectF stripe(m_rect.left() + 1.5, m_rect.top() + 1.5, CanvasMetrics::kStripe, m_rect.height() - 3);
+        painter->fillRect(stripe, removed ? QColor(0xbb, 0xbb, 0xbb) : fill.darker(135));
+    }
+
+    if (lod >= kNameOnly) {
+        const QRectF inner = m_rect.adjusted(CanvasMetrics::kPadding + CanvasMetrics::kStripe, CanvasMetrics::kPadding,
+                                             -CanvasMetrics::kPadding, -CanvasMetrics::kPadding);
+        if (lod >= kFullText) {
+            paintText(painter, inner);
+        } else {
+            // Zoomed out: only the name, drawn larger so that it stays readable.
+            const QFont font = scaledFont(nameFont(), lod, 9.5, m_rect.height() * 0.62);
+            painter->setFont(font);
+            painter->setPen(strong ? Qt::white : removed ? Qt::gray : Qt::black);
+            const QRectF nameArea = inner.adjusted(0, 0, strong ? 0 : -CanvasMetrics::kBadgeWidth, 0);
+            painter->drawText(nameArea, Qt::AlignLeft | Qt::AlignVCenter,
+                              QFontMetricsF(font).elidedText(m_state->graph->label(m_node).name, Qt::ElideMiddle, nameArea.width()));
+        }
+    }
+    paintBadges(painter, lod, strong);
+    paintHalo(painter, lod);
+}
+
+void NodeItem::paintText(QPainter* painter, const QRectF& inner) const
+{
+    const NodeLabel& label = m_state->graph->label(m_node);
+    const auto flags = m_state->flags(m_node);
+    const bool removed = flags & (DceRemoved | CseMerged);
+    const double badges = CanvasMetrics::kBadgeWidth * 2;
+
+    QFont name = nameFont();
+    name.setStrikeOut(removed);
+    painter->setFont(name);
+    painter->setPen(removed ? Qt::gray : Qt::black);
+    const QRectF nameLine(inner.left(), inner.top(), inner.width() - badges, CanvasMetrics::kNameLine);
+    painter->drawText(nameLine, Qt::AlignLeft | Qt::AlignVCenter,
+                      nameMetrics().elidedText(label.name, Qt::ElideMiddle, nameLine.width()));
+
+    painter->setFont(detailFont());
+    painter->setPen(QColor(0x44, 0x44, 0x44));
+    const QRectF opLine(inner.left(), nameLine.bottom(), inner.width(), CanvasMetrics::kDetailLine);
+    painter->drawText(opLine, Qt::AlignLeft | Qt::AlignVCenter, detailMetrics().elidedText(label.op, Qt::ElideRight, opLine.width()));
+
+    const QRectF valueLine(inner.left(), opLine.bottom(), inner.width(), CanvasMetrics::kDetailLine);
+    const double sizeWidth = detailMetrics().horizontalAdvance(label.size);
+    painter->setPen(QColor(0x22, 0x22, 0x22));
+    painter->drawText(valueLine, Qt::AlignRight | Qt::AlignVCenter, label.size);
+    painter->setPen(QColor(0x55, 0x55, 0x55));
+    painter->drawText(valueLine.adjusted(0, 0, -sizeWidth - 8, 0), Qt::AlignLeft | Qt::AlignVCenter,
+                      detailMetrics().elidedText(label.value, Qt::ElideRight, valueLine.width() - sizeWidth - 8));
+}
+
+void NodeItem::paintBadges(QPainter* painter, double lod, bool filled) const
+{
+    const CanvasPalette& pal = m_state->palette;
+    const auto flags = m_state->flags(m_node);
+    const CheckpointPolicy tag = m_state->tag(m_node);
+    // Badges grow when zoomed out so that the decision stays readable without text.
+    const double radius = lod >= kFullText ? 8 : std::clamp(5.5 / lod, 8.0, m_rect.height() * 0.32);
+    QPointF centre(m_rect.right() - radius - 3, m_rect.top() + radius + 3);
+    auto next = [&] { centre.rx() -= radius * 2 + 2; };
+    if (!filled && (flags & Saved)) {
+        drawBadge(painter, centre, radius, pal.saved, QStringLiteral("S"));
+        next();
+    } else if (!filled && (flags & Recomputed)) {
+        drawBadge(painter, centre, radius, pal.recomputed, QStringLiteral("R"));
+        next();
+    }
+    if ((flags & Banned) && !(flags & Saved) && lod >= kFullText) {
+        // Secondary information, so a quiet mark: most forward ops are banned under 1.13 rules.
+        drawBadge(painter, centre, radius * 0.8, pal.banned.lighter(115), QStringLiteral("⊘"));
+        next();
+    }
+
+    if (tag != CheckpointPolicy::None) {
+        // The tag is a flag on the top edge: filled for MUST_*, outlined for PREFER_*.
+        // It grows when zoomed out, like the badges, so that tags stay visible.
+        const double k = lod >= kFullText ? 1.0 : std::clamp(0.75 / lod, 1.0, 2.2);
+        const QColor colour = isSaveTag(tag) ? pal.tagSave : pal.tagRecompute;
+        const QRectF chip(m_rect.left() + CanvasMetrics::kStripe + 4, m_rect.top() - 9 * k, 26 * k, 15 * k);
+        painter->setPen(QPen(colour, 1.5 * k));
+        painter->setBrush(isMustTag(tag) ? colour : QColor(Qt::white));
+        painter->drawRoundedRect(chip, 3 * k, 3 * k);
+        QFont f = detailFont();
+        f.setBold(true);
+        f.setPixelSize(static_cast<int>(11 * k));
+        painter->setFont(f);
+        painter->setPen(isMustTag(tag) ? QColor(Qt::white) : colour);
+        painter->drawText(chip, Qt::AlignCenter, tagAbbreviation(tag));
+    }
+
+    if (m_state->compareWithReference && bool(flags & Saved) != bool(flags & ReferenceSaved)) {
+        // Where we differ from PyTorch's recorded decision: a yellow corner.
+        QPolygonF corner;
+        corner << m_rect.bottomRight() << m_rect.bottomRight() - QPointF(14, 0) << m_rect.bottomRight() - QPointF(0, 14);
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(pal.referenceOnly);
+        painter->drawPolygon(corner);
+    }
+}
+
+// ---------------------------------------------------------------- GroupItem
+
+GroupItem::GroupItem(const CanvasState* state, int viewItem, int group, const QRectF& rect)
+    : BoxItem(state, viewItem, rect)
+    , m_group(group)
+{
+}
+
+void GroupItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*)
+{
+    const CanvasPalette& pal = m_state->palette;
+    const double lod = levelOfDetail(painter);
+    const Group& group = m_state->graph->groups.group(m_group);
+    const GroupStats stats = static_cast<std::size_t>(m_group) < m_state->groupStats.size()
+        ? m_state->groupStats[static_cast<std::size_t>(m_group)]
+        : GroupStats{};
+    const QColor fill = pal.regionFill(group.side == Side::Forward ? Region::Forward : Region::Backward);
+    if (dimmed())
+        painter->setOpacity(kDimmed);
+
+    // A stack of cards: this box stands for many.
+    painter->setPen(QPen(fill.darker(170), 1));
+    painter->setBrush(fill.darker(112));
+    painter->drawRoundedRect(m_rect.translated(5, 5), 6, 6);
+    painter->setBrush(fill);
+    painter->setPen(QPen(fill.darker(190), stats.tagged > 0 ? 1.5 : 1.2));
+    painter->drawRoundedRect(m_rect, 6, 6);
+
+    const QRectF inner = m_rect.adjusted(10, 8, -10, -8);
+    if (lod < 0.5) {
+        // Zoomed out: a title that stays readable, and a taller bar.
+        const QFont font = scaledFont(titleFont(), lod, 10, inner.height() * 0.45);
+        const QRectF title(inner.left(), inner.top(), inner.width(), inner.height() * 0.5);
+        if (lod >= kTiny) {
+            painter->setFont(font);
+            painter->setPen(Qt::black);
+            painter->drawText(title, Qt::AlignLeft | Qt::AlignVCenter, QFontMetricsF(font).elidedText(group.label, Qt::ElideRight, title.width()));
+        }
+        paintBar(painter, QRectF(inner.left(), inner.top() + inner.height() * 0.56, inner.width(), inner.height() * 0.44), stats);
+        paintHalo(painter, lod);
+        return;
+    }
+    painter->setPen(Qt::black);
+    painter->setFont(titleFont());
+    const QString count = QStringLiteral("%1 nodes").arg(group.members.size());
+    const double countWidth = detailMetrics().horizontalAdvance(count);
+    const QRectF title(inner.left(), inner.top(), inner.width() - countWidth - 8, 20);
+    painter->drawText(title, Qt::AlignLeft | Qt::AlignVCenter, QFontMetricsF(titleFont()).elidedText(group.label, Qt::ElideRight, title.width()));
+    painter->setFont(detailFont());
+    painter->setPen(QColor(0x44, 0x44, 0x44));
+    painter->drawText(QRectF(inner.right() - countWidth, inner.top(), countWidth, 20), Qt::AlignRight | Qt::AlignVCenter, count);
+
+    QStringList facts;
+    facts << QStringLiteral("%1 saved · %2").arg(stats.saved).arg(formatBytes(stats.savedBytes));
+    if (stats.recomputed > 0)
+        facts << QStringLiteral("%1 recomputed").arg(stats.recomputed);
+    if (stats.tagged > 0)
+        facts << QStringLiteral("%1 tagged").arg(stats.tagged);
+    painter->setPen(QColor(0x22, 0x22, 0x22));
+    painter->drawText(QRectF(inner.left(), inner.top() + 22, inner.width(), 16), Qt::AlignLeft | Qt::AlignVCenter,
+                      detailMetrics().elidedText(facts.join(QStringLiteral(" · ")), Qt::ElideRight, inner.width()));
+    paintBar(painter, QRectF(inner.left(), inner.bottom() - 22, inner.width(), 16), stats);
+    if (stats.tagged > 0) {
+        const QRectF chip(m_rect.left() + 10, m_rect.top() - 9, 58, 15);
+        painter->setPen(QPen(pal.tagRecompute, 1.5));
+        painter->setBrush(Qt::white);
+        painter->drawRoundedRect(chip, 3, 3);
+        painter->setPen(pal.tagRecompute);
+        painter->drawText(chip, Qt::AlignCenter, QStringLiteral("%1 tagged").arg(stats.tagged));
+    }
+    paintHalo(painter, lod);
+}
+
+void GroupItem::paintBar(QPainter* painter, const QRectF& bar, const GroupStats& stats) const
+{
+    // Green: saved bytes against the largest sibling; purple strip: share of nodes recomputed;
+    // yellow tick: values only PyTorch's reference saves.
+    const CanvasPalette& pal = m_state->palette;
+    painter->setPen(Qt::NoPen);
+    painter->setBrush(QColor(255, 255, 255, 210));
+    painter->drawRect(bar);
+    const double strip = std::max(bar.height() * 0.28, 2.0);
+    const QRectF bytes(bar.left(), bar.top(), bar.width() * stats.savedShare, bar.height() - strip);
+    painter->setBrush(pal.saved);
+    painter->drawRect(bytes);
+    if (stats.nodes > 0 && stats.recomputed > 0) {
+        painter->setBrush(pal.recomputed);
+        painter->drawRect(QRectF(bar.left(), bar.bottom() - strip, std::max(2.0, bar.width() * stats.recomputed / stats.nodes), strip));
+    }
+    if (m_state->compareWithReference && stats.referenceOnly > 0) {
+        painter->setBrush(pal.referenceOnly);
+        painter->drawRect(QRectF(bar.right() - 6, bar.top(), 6, bar.height()));
+    }
+    painter->setBrush(Qt::NoBrush);
+    painter->setPen(QPen(QColor(0, 0, 0, 60), 1));
+    painter->drawRect(bar);
+}
+
+// ---------------------------------------------------------------- ClusterItem
+
+ClusterItem::ClusterItem(const CanvasState* state, int group, const QRectF& rect)
+    : m_state(state)
+    , m_group(group)
+    , m_rect(rect)
+{
+    setZValue(0);
+}
+
+QRectF ClusterItem::headerRect() const
+{
+    return QRectF(m_rect.left(), m_rect.top(), m_rect.width(), CanvasMetrics::kClusterHeader);
+}
+
+void ClusterItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*)
+{
+    const Group& group = m_state->graph->groups.group(m_group);
+    QColor tint = m_state->palette.regionFill(group.side == Side::Forward ? Region::Forward : Region::Backward);
+    tint.setAlpha(90);
+    painter->setPen(QPen(tint.darker(260), 1.2, Qt::DashLine));
+    painter->setBrush(tint);
+    painter->drawRoundedRect(m_rect, 8, 8);
+    const double lod = levelOfDetail(painter);
+    if (lod < kTiny)
+        return;
+    painter->setFont(scaledFont(titleFont(), lod, 10, CanvasMetrics::kClusterHeader * 0.85));
+    painter->setPen(QColor(0x33, 0x33, 0x33));
+    painter->drawText(headerRect().adjusted(10, 2, -10, 0), Qt::AlignLeft | Qt::AlignVCenter,
+                      QStringLiteral("▾ ") + group.label);
+}
+
+// ---------------------------------------------------------------- EdgeItem
+
+EdgeItem::EdgeItem(const CanvasState* state, int viewEdge, const QPainterPath& path, const QPolygonF& arrow)
+    : m_state(state)
+    , m_viewEdge(viewEdge)
+    , m_path(path)
+    , m_arrow(arrow)
+    , m_bounds(path.boundingRect().united(arrow.boundingRect()).adjusted(-4, -4, 4, 4))
+{
+    setZValue(1);
+}
+
+QPainterPath EdgeItem::shape() const
+{
+    QPainterPathStroker stroker;
+    stroker.setWidth(6);
+    return stroker.createStroke(m_path);
+}
+
+void EdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*)
+{
+    const CanvasPalette& pal = m_state->palette;
+    const ViewEdge& edge = m_state->view->edges[static_cast<std::size_t>(m_viewEdge)];
+    const double lod = levelOfDetail(painter);
+
+    bool saved = false;
+    bool recomputed = false;
+    if (edge.role == EdgeRole::Across) {
+        for (NodeId n : edge.sources) {
+            const auto f = m_state->flags(n);
+            saved = saved || (f & Saved);
+            recomputed = recomputed || (f & Recomputed);
+        }
+    }
+    QColor colour = edge.role == EdgeRole::Down ? pal.edgeForward : edge.role == EdgeRole::Up ? pal.edgeBackward : pal.edgeAcross;
+    double width = 1.3;
+    Qt::PenStyle style = Qt::SolidLine;
+    if (saved) {
+        colour = pal.saved;
+        width = 2.4;
+    } else if (recomputed) {
+        colour = pal.recomputed;
+        width = 2;
+        style = Qt::DashLine;
+    }
+    const Highlight from = m_state->highlightOf(edge.from);
+    const Highlight to = m_state->highlightOf(edge.to);
+    if (to == Highlight::Focus && from != Highlight::None) {
+        colour = pal.producers;
+        width = 3.5;
+    } else if (from == Highlight::Focus && to != Highlight::None) {
+        colour = pal.consumers;
+        width = 3.5;
+    } else if (m_state->anyHighlight) {
+        colour.setAlpha(70);
+    }
+    // Far out, keep lines at least a device pixel wide (more for saved values and highlights).
+    const double minimumOnScreen = width > 1.5 ? 1.6 : 0.9;
+    painter->setPen(QPen(colour, std::max(width, minimumOnScreen / lod), style));
+    painter->setBrush(Qt::NoBrush);
+    painter->drawPath(m_path);
+    if (lod >= 0.2 && !m_arrow.isEmpty()) {
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(colour);
+        painter->drawPolygon(m_arrow);
+    }
+}
+
+} // namespace remat::ui

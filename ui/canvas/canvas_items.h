@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "canvas/canvas_state.h"
+
+#include <QGraphicsItem>
+#include <QPainterPath>
+
+namespace remat::ui {
+
+/// Item types, for qgraphicsitem_cast.
+enum CanvasItemType { NodeItemType = QGraphicsItem::UserType + 1, GroupItemType, EdgeItemType, ClusterItemType };
+
+/// Shared by node and group boxes: which view item they show and where.
+class BoxItem : public QGraphicsItem {
+public:
+    BoxItem(const CanvasState* state, int viewItem, const QRectF& rect);
+    QRectF boundingRect() const override;
+    int viewItem() const { return m_viewItem; }
+    QRectF box() const { return m_rect; }
+
+protected:
+    /// The halo around a box: selection, producer or consumer of the selection.
+    void paintHalo(QPainter* painter, double lod) const;
+    bool dimmed() const;
+
+    const CanvasState* m_state;
+    int m_viewItem;
+    QRectF m_rect;
+};
+
+/// One node: name, op, shape and dtype, size; region colour; decision marks.
+class NodeItem final : public BoxItem {
+public:
+    enum { Type = NodeItemType }; // for qgraphicsitem_cast
+    NodeItem(const CanvasState* state, int viewItem, NodeId node, const QRectF& rect);
+    int type() const override { return Type; }
+    NodeId node() const { return m_node; }
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+private:
+    void paintText(QPainter* painter, const QRectF& inner) const;
+    void paintBadges(QPainter* painter, double lod, bool filled) const;
+    NodeId m_node;
+};
+
+/// A collapsed group: its name, size and how its members were decided, as a bar.
+class GroupItem final : public BoxItem {
+public:
+    enum { Type = GroupItemType }; // for qgraphicsitem_cast
+    GroupItem(const CanvasState* state, int viewItem, int group, const QRectF& rect);
+    int type() const override { return Type; }
+    int group() const { return m_group; }
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+private:
+    void paintBar(QPainter* painter, const QRectF& bar, const GroupStats& stats) const;
+    int m_group;
+};
+
+/// An expanded group's frame, with its title; double-click the title to collapse it.
+class ClusterItem final : public QGraphicsItem {
+public:
+    enum { Type = ClusterItemType }; // for qgraphicsitem_cast
+    ClusterItem(const CanvasState* state, int group, const QRectF& rect);
+    int type() const override { return Type; }
+    int group() const { return m_group; }
+    QRectF boundingRect() const override { return m_rect; }
+    QRectF headerRect() const;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+private:
+    const CanvasState* m_state;
+    int m_group;
+    QRectF m_rect;
+};
+
+/// A Graphviz spline with its arrowhead, coloured by what flows along it.
+class EdgeItem final : public QGraphicsItem {
+public:
+    enum { Type = EdgeItemType }; // for qgraphicsitem_cast
+    EdgeItem(const CanvasState* state, int viewEdge, const QPainterPath& path, const QPolygonF& arrow);
+    int type() const override { return Type; }
+    int viewEdge() const { return m_viewEdge; }
+    QRectF boundingRect() const override { return m_bounds; }
+    QPainterPath shape() const override;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+private:
+    const CanvasState* m_state;
+    int m_viewEdge;
+    QPainterPath m_path;
+    QPolygonF m_arrow;
+    QRectF m_bounds;
+};
+
+/// Parent of everything on the canvas, so that a whole picture built on a worker thread is
+/// added to the scene in one call.
+class CanvasRoot final : public QGraphicsItem {
+public:
+    CanvasRoot() { setFlag(ItemHasNoContents); }
+    QRectF boundingRect() const override { return {}; }
+    void paint(QPainter*, const QStyleOptionGraphicsItem*, QWidget*) override { }
+};
+
+} // namespace remat::ui

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "canvas/canvas_palette.h"
+#include "layout/view_graph.h"
+#include "model/partition_outcome.h"
+
+#include <memory>
+#include <vector>
+
+namespace remat::ui {
+
+/// Decisions summed over a group's members, for its box.
+struct GroupStats {
+    int nodes = 0;
+    int saved = 0;
+    int recomputed = 0;
+    int banned = 0;
+    int tagged = 0;
+    int referenceOnly = 0; ///< saved by PyTorch's reference, not by us
+    std::int64_t savedBytes = 0;
+    /// savedBytes relative to the largest among the group's siblings (0..1): the bar length,
+    /// so that blocks can be compared at a glance.
+    double savedShare = 0;
+};
+
+enum class Highlight : std::uint8_t { None, Producer, Consumer, Focus };
+
+/// Everything the canvas items read when they paint. Items keep a pointer to it instead of
+/// their own copies, so that a new partition recolours 17k items with one repaint: update the
+/// state, then repaint the viewport. Lives on the GUI thread.
+struct CanvasState {
+    LoadedGraphPtr graph;
+    std::shared_ptr<const ViewGraph> view;
+    CanvasPalette palette = CanvasPalette::defaults();
+    PartitionOutcomePtr outcome;           ///< may be null (not yet partitioned, or failed)
+    std::vector<CheckpointPolicy> tags;    ///< per node: the tag in force (the user's, else the file's)
+    std::vector<char> userTagged;          ///< per node: the user set (or cleared) it
+    std::vector<GroupStats> groupStats;    ///< per group
+    std::vector<Highlight> itemHighlight;  ///< per view item
+    bool compareWithReference = true;
+
+    std::uint16_t flags(NodeId n) const { return outcome ? outcome->flagsOf(n) : 0; }
+    CheckpointPolicy tag(NodeId n) const { return tags.empty() ? CheckpointPolicy::None : tags[static_cast<std::size_t>(n)]; }
+    Highlight highlightOf(int item) const
+    {
+        return static_cast<std::size_t>(item) < itemHighlight.size() ? itemHighlight[static_cast<std::size_t>(item)] : Highlight::None;
+    }
+    bool anyHighlight = false;
+
+    /// Recomputes groupStats from outcome and tags.
+    void updateGroupStats();
+};
+
+} // namespace remat::ui

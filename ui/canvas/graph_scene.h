@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "canvas/canvas_builder.h"
+
+#include <QGraphicsScene>
+
+#include <memory>
+
+namespace remat::ui {
+
+/// The canvas scene: swaps in pictures built off-thread, and holds the paint state its items
+/// share, so that recolouring after a re-partition is one state update and one repaint.
+class GraphScene : public QGraphicsScene {
+    Q_OBJECT
+public:
+    explicit GraphScene(QObject* parent = nullptr);
+    ~GraphScene() override;
+
+    const CanvasState& state() const { return m_state; }
+    /// For building items: they keep this pointer and read it only when painting.
+    const CanvasState* statePointer() const { return &m_state; }
+
+    /// A new graph: drops the picture and the state of the previous one.
+    void setGraph(LoadedGraphPtr graph);
+    /// Shows a finished picture in place of the current one.
+    void setContent(std::shared_ptr<CanvasContent> content);
+    bool hasContent() const { return m_content != nullptr; }
+    const ViewGraph* view() const { return m_content ? m_content->view.get() : nullptr; }
+    QRectF layoutBounds() const;
+
+    /// The box showing a node (its own, or its collapsed group's); null when not shown.
+    BoxItem* boxForNode(NodeId n) const;
+    BoxItem* boxForViewItem(int item) const;
+    ClusterItem* clusterForGroup(int group) const;
+    std::size_t boxCount() const { return m_content ? m_content->boxes.size() : 0; }
+
+    void setOutcome(PartitionOutcomePtr outcome);
+    /// The tag in force per node, and whether the user set it. Without `repaint`, the caller
+    /// repaints later (see GraphCanvas::updateTags).
+    void setTags(std::vector<CheckpointPolicy> tags, std::vector<char> userTagged, bool repaint = true);
+    /// Repaints everything from the current state.
+    void repaint();
+    void setPalette(const CanvasPalette& palette);
+    void setCompareWithReference(bool compare);
+    /// Highlights the producers and consumers of these view items (empty: none).
+    void setFocusItems(const std::vector<int>& items);
+
+Q_SIGNALS:
+    void groupExpandRequested(int group);
+    void groupCollapseRequested(int group);
+    /// The colours changed (for the overview map).
+    void appearanceChanged();
+
+protected:
+    void helpEvent(QGraphicsSceneHelpEvent* event) override;
+    void mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event) override;
+
+private:
+    QString toolTipFor(QGraphicsItem* item) const;
+
+    CanvasState m_state;
+    std::shared_ptr<CanvasContent> m_content;
+    std::vector<int> m_focusItems;
+};
+
+} // namespace remat::ui

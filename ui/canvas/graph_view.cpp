@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+#include "canvas/graph_view.h"
+
+#include "model/timing_log.h"
+
+#include <QContextMenuEvent>
+#include <QGraphicsItem>
+#include <QMouseEvent>
+#include <QScrollBar>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+
+namespace remat::ui {
+namespace {
+
+constexpr double kMaxZoom = 4.0;
+
+} // namespace
+
+GraphView::GraphView(QWidget* parent)
+    : QGraphicsView(parent)
+{
+    setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing | QPainter::SmoothPixmapTransform);
+    setDragMode(ScrollHandDrag);
+    setTransformationAnchor(AnchorUnderMouse);
+    setResizeAnchor(AnchorViewCenter);
+    // Items repaint from shared state; redrawing the exposed area in one pass is cheapest.
+    setViewportUpdateMode(SmartViewportUpdate);
+    setOptimizationFlag(DontAdjustForAntialiasing);
+    setFrameShape(QFrame::NoFrame);
+    setFocusPolicy(Qt::StrongFocus);
+    setBackgroundBrush(Qt::white);
+}
+
+double GraphView::zoom() const
+{
+    return transform().m11();
+}
+
+double GraphView::clampZoom(double z) const
+{
+    // Never further out than a fifth of "fit": the picture stays findable.
+    double minZoom = 0.01;
+    if (scene() && !sceneRect().isEmpty()) {
+        const QRectF r = sceneRect();
+        const double fit = std::min(viewport()->width() / r.width(), viewport()->height() / r.height());
+        minZoom = std::min(0.2, fit * 0.5);
+    }
+    return std::clamp(z, minZoom, kMaxZoom);
+}
+
+void GraphView::setZoom(double z)
+{
+    z = clampZoom(z);
+    setTransform(QTransform::fromScale(z, z));
+    Q_EMIT zoomChanged(z);
+    Q_EMIT visibleAreaChanged();
+}
+
+void GraphView::zoomBy(double factor)
+{
+    const double target = clampZoom(zoom() * factor);
+    const double applied = target / zoom();
+    if (std::abs(applied - 1.0) < 1e-9)
+        return;
+    scale(applied, applied);
+    Q_EMIT zoomChanged(zoom());
+    Q_EMIT visibleAreaChanged();
+}
+
+void GraphView::fitToWindow()
+{
+    if (!scene())
+        return;
+    const QRectF r = sceneRect();
+    if (r.isEmpty())
+        return;
+    const QRect area = viewport()->rect().marginsRemoved(m_fitMargins);
+    const double fit = std::min(area.width() / r.width(), area.height() / r.height());
+    // Small graphs are not blown up past 100 %: boxes would look bloated.
+    const double z = std::min(fit, 1.0);
+    setTransform(QTransform::fromScale(z, z));
+    // Centre the picture in the free area, not under the overlays.
+    const QPointF shift = QPointF(viewport()->rect().center() - area.center()) / z;
+    centerOn(r.center() + shift);
+    Q_EMIT zoomChanged(zoom());
+    Q_EMIT visibleAreaChanged();
+}
+
+void GraphView::revealRect(const QRectF& rect, double minimumZoom)
+{
+    if (zoom() < minimumZoom)
+        setZoom(minimumZoom);
+    centerOn(rect.center());
+    Q_EMIT visibleAreaChanged();
+}
+
+void GraphView::wheelEvent(QWheelEvent* event)
+{
+    if (event->modifiers() & (Qt::ShiftModifier | Qt::AltModifier)) {
+        QGraphicsView::wheelEvent(event); // scroll
+        return;
+    }
+    // 120 units per notch; touchpads send smaller steps for smooth zooming.
+    const double steps = event->angleDelta().y() / 120.0;
+    if (steps != 0)
+        zoomBy(std::pow(1.2, steps));
+    event->accept();
+}
+
+void GraphView::mousePressEvent(QMouseEvent* event)
+{
+    setDragMode(event->modifiers() & (Qt::ShiftModifier | Qt::ControlModifier) ? RubberBandDrag : ScrollHandDrag);
+    QGraphicsView::mousePressEvent(event);
+}
+
+void GraphView::mouseReleaseEvent(QMouseEvent* event)
+{
+    QGraphicsView::mouseReleaseEvent(event);
+    setDragMode(ScrollHandDrag);
+}
+
+void GraphView::scrollContentsBy(int dx, int dy)
+{
+    QGraphicsView::scrollContentsBy(dx, dy);
+    Q_EMIT visibleAreaChanged();
+}
+
+void GraphView::resizeEvent(QResizeEvent* event)
+{
+    QGraphicsView::resizeEvent(event);
+    Q_EMIT visibleAreaChanged();
+}
+
+void GraphView::paintEvent(QPaintEvent* event)
+{
+    const double start = timingClockMs();
+    QGraphicsView::paintEvent(event);
+    qCDebug(lcTiming, "%9.2f canvas painted in %.2f ms", timingClockMs(), timingClockMs() - start);
+    Q_EMIT painted();
+}
+
+void GraphView::contextMenuEvent(QContextMenuEvent* event)
+{
+    // Right-clicking an unselected box acts on that box, as file managers do.
+    QGraphicsItem* hit = itemAt(event->pos());
+    while (hit && !(hit->flags() & QGraphicsItem::ItemIsSelectable))
+        hit = hit->parentItem();
+    if (hit && !hit->isSelected() && scene()) {
+        scene()->clearSelection();
+        hit->setSelected(true);
+    }
+    Q_EMIT contextMenuRequested(event->globalPos());
+    event->accept();
+}
+
+} // namespace remat::ui

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QGraphicsView>
+
+namespace remat::ui {
+
+/// The canvas view: wheel zooms around the cursor, dragging the background pans, Shift-drag
+/// selects with a rubber band; zoom is clamped so that the picture never gets lost.
+class GraphView : public QGraphicsView {
+    Q_OBJECT
+public:
+    explicit GraphView(QWidget* parent = nullptr);
+
+    double zoom() const;
+    void setZoom(double zoom);
+    void zoomBy(double factor);
+    void zoomIn() { zoomBy(1.25); }
+    void zoomOut() { zoomBy(0.8); }
+    void fitToWindow();
+    void resetZoom() { setZoom(1.0); }
+    /// Room that overlays (the legend) take from the viewport: "fit" keeps the picture clear of it.
+    void setFitMargins(const QMargins& margins) { m_fitMargins = margins; }
+    /// Centres on a box; zooms in to a readable scale first if the view is far out.
+    void revealRect(const QRectF& rect, double minimumZoom = 0.75);
+
+Q_SIGNALS:
+    void zoomChanged(double zoom);
+    /// The visible area changed (scroll, zoom, resize): the overview map follows.
+    void visibleAreaChanged();
+    /// Right-click; the item under the cursor (if any) is selected first.
+    void contextMenuRequested(const QPoint& globalPos);
+    /// A repaint of the canvas finished (for timing click-to-colours honestly).
+    void painted();
+
+protected:
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void scrollContentsBy(int dx, int dy) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
+    void paintEvent(QPaintEvent* event) override;
+
+private:
+    double clampZoom(double zoom) const;
+
+    QMargins m_fitMargins;
+};
+
+} // namespace remat::ui

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: MIT
+#include "canvas/overview_map.h"
+
+#include "canvas/graph_view.h"
+
+#include <QGraphicsScene>
+#include <QMouseEvent>
+#include <QPainter>
+
+namespace remat::ui {
+
+OverviewMap::OverviewMap(GraphView* view, QWidget* parent)
+    : QWidget(parent)
+    , m_view(view)
+{
+    setCursor(Qt::PointingHandCursor);
+    setToolTip(tr("Overview: click or drag to move the view"));
+    m_renderTimer.setSingleShot(true);
+    m_renderTimer.setInterval(150); // recolours come in bursts while tagging
+    connect(&m_renderTimer, &QTimer::timeout, this, &OverviewMap::render);
+    connect(view, &GraphView::visibleAreaChanged, this, qOverload<>(&QWidget::update));
+}
+
+void OverviewMap::invalidate()
+{
+    m_renderTimer.start();
+}
+
+void OverviewMap::updateSize(int maxSide)
+{
+    const QRectF r = m_view->scene() ? m_view->scene()->sceneRect() : QRectF();
+    if (r.isEmpty()) {
+        resize(maxSide, maxSide / 2);
+        return;
+    }
+    const double aspect = r.width() / r.height();
+    const int w = aspect >= 1 ? maxSide : std::max(70, static_cast<int>(maxSide * aspect));
+    const int h = aspect >= 1 ? std::max(50, static_cast<int>(maxSide / aspect)) : maxSide;
+    resize(w, h);
+}
+
+QRectF OverviewMap::imageRect() const
+{
+    if (m_sceneRect.isEmpty())
+        return {};
+    const QRectF area = QRectF(rect()).adjusted(3, 3, -3, -3);
+    const double s = std::min(area.width() / m_sceneRect.width(), area.height() / m_sceneRect.height());
+    const QSizeF size(m_sceneRect.width() * s, m_sceneRect.height() * s);
+    return QRectF(area.center() - QPointF(size.width() / 2, size.height() / 2), size);
+}
+
+void OverviewMap::render()
+{
+    QGraphicsScene* scene = m_view->scene();
+    if (!scene)
+        return;
+    m_sceneRect = scene->sceneRect();
+    const QRectF target = imageRect();
+    if (target.isEmpty())
+        return;
+    const qreal dpr = devicePixelRatioF();
+    m_image = QImage((target.size() * dpr).toSize(), QImage::Format_ARGB32_Premultiplied);
+    m_image.setDevicePixelRatio(dpr);
+    m_image.fill(Qt::white);
+    QPainter painter(&m_image);
+    painter.setRenderHint(QPainter::Antialiasing);
+    scene->render(&painter, QRectF(QPointF(0, 0), target.size()), m_sceneRect);
+    update();
+}
+
+void OverviewMap::paintEvent(QPaintEvent*)
+{
+    QPainter p(this);
+    p.setPen(QColor(0, 0, 0, 90));
+    p.setBrush(QColor(255, 255, 255, 235));
+    p.drawRect(rect().adjusted(0, 0, -1, -1));
+    const QRectF target = imageRect();
+    if (m_image.isNull() || target.isEmpty())
+        return;
+    p.drawImage(target, m_image);
+    // The visible part of the scene, mapped into the map.
+    const QRectF visible = m_view->mapToScene(m_view->viewport()->rect()).boundingRect();
+    const double s = target.width() / m_sceneRect.width();
+    QRectF frame((visible.left() - m_sceneRect.left()) * s + target.left(), (visible.top() - m_sceneRect.top()) * s + target.top(),
+                 visible.width() * s, visible.height() * s);
+    frame = frame.intersected(target);
+    p.setPen(QPen(QColor(0x1f, 0x6f, 0xe5), 1.5));
+    p.setBrush(QColor(0x1f, 0x6f, 0xe5, 40));
+    p.drawRect(frame);
+}
+
+void OverviewMap::centreViewAt(const QPointF& pos)
+{
+    const QRectF target = imageRect();
+    if (target.isEmpty())
+        return;
+    const double s = m_sceneRect.width() / target.width();
+    m_view->centerOn(QPointF((pos.x() - target.left()) * s + m_sceneRect.left(), (pos.y() - target.top()) * s + m_sceneRect.top()));
+}
+
+void OverviewMap::mousePressEvent(QMouseEvent* event)
+{
+    centreViewAt(event->position());
+}
+
+void OverviewMap::mouseMoveEvent(QMouseEvent* event)
+{
+    if (event->buttons() & Qt::LeftButton)
+        centreViewAt(event->position());
+}
+
+} // namespace remat::ui

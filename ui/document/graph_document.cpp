@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: MIT
+#include "document/graph_document.h"
+
+#include "document/tag_command.h"
+#include "model/graph_regions.h"
+#include "model/timing_log.h"
+
+#include <QUndoStack>
+
+namespace remat::ui {
+namespace {
+
+// Long enough to batch a burst of tagging into one write, short enough that a crash loses little.
+constexpr int kAutosaveDelayMs = 400;
+
+QString describeTag(std::optional<CheckpointPolicy> policy)
+{
+    return policy ? QString::fromLatin1(policyName(*policy)) : QStringLiteral("no tag");
+}
+
+} // namespace
+
+GraphDocument::GraphDocument(QObject* parent)
+    : QObject(parent)
+    , m_undo(new QUndoStack(this))
+    , m_runner(new PartitionRunner(this))
+{
+    m_saveTimer.setSingleShot(true);
+    m_saveTimer.setInterval(kAutosaveDelayMs);
+    connect(&m_saveTimer, &QTimer::timeout, this, &GraphDocument::saveProject);
+    connect(m_runner, &PartitionRunner::finished, this, [this](PartitionOutcomePtr outcome) {
+        m_outcome = std::move(outcome);
+        Q_EMIT partitionChanged(m_outcome);
+    });
+}
+
+GraphDocument::~GraphDocument()
+{
+    if (m_saveTimer.isActive())
+        saveProject();
+}
+
+void GraphDocument::setGraph(LoadedGraphPtr graph)
+{
+    if (m_saveTimer.isActive())
+        saveProject(); // the previous graph's last edits
+    m_graph = std::move(graph);
+    m_undo->clear();
+    m_userTags.clear();
+    m_outcome.reset();
+    m_partitioner = PartitionerKind::MinCut;
+    m_rules = RuleSet::Torch113;
+    m_compiler = OpListCompiler::Nvfuser;
+    m_projectPath = ProjectFile::saveLocation(m_graph->path);
+    m_savedData = {};
+
+    const QString existing = ProjectFile::find(m_graph->path);
+    if (!existing.isEmpty()) {
+        QString error;
+        if (auto data = ProjectFile::read(existing, &error)) {
+            int unknown = 0;
+            for (const auto& [name, policy] : data->tags) {
+                const NodeId n = m_graph->graph.find(name);
+                if (n == kNoNode || !isTaggable(m_graph->graph, n))
+                    ++unknown;
+                else
+                    m_userTags[n] = policy;
+            }
+            m_partitioner = data->partitioner.value_or(m_partitioner);
+            m_rules = data->rules.value_or(m_rules);
+            m_compiler = data->compiler.value_or(m_compiler);
+            m_savedData = *data;
+            if (unknown > 0)
+                Q_EMIT projectProblem(tr("%1: %2 tags name nodes this graph does not have; they were ignored")
+                                          .arg(existing)
+                                          .arg(unknown));
+        } else {
+            Q_EMIT projectProblem(error);
+        }
+    }
+    m_runner->setGraph(m_graph);
+    Q_EMIT graphChanged();
+    repartition();
+}
+
+CheckpointPolicy GraphDocument::tagInForce(NodeId n) const
+{
+    if (auto o = userOverride(n))
+        return *o;
+    return m_graph ? m_graph->graph.node(n).meta.recompute : CheckpointPolicy::None;
+}
+
+std::optional<CheckpointPolicy> GraphDocument::userOverride(NodeId n) const
+{
+    const auto it = m_userTags.find(n);
+    return it == m_userTags.end() ? std::nullopt : std::optional(it->second);
+}
+
+int GraphDocument::tagNodes(const std::vector<NodeId>& nodes, std::optional<CheckpointPolicy> policy)
+{
+    qCDebug(lcTiming, "%9.2f tag %zu nodes", timingClockMs(), nodes.size());
+    if (!m_graph)
+        return 0;
+    std::vector<TagChange> before;
+    std::vector<TagChange> after;
+    for (NodeId n : nodes) {
+        if (!isTaggable(m_graph->graph, n))
+            continue;
+        const CheckpointPolicy fileTag = m_graph->graph.node(n).meta.recompute;
+        // Clearing a tag the file carries needs an explicit "none"; otherwise drop the override.
+        std::optional<CheckpointPolicy> wanted = policy;
+        if (!policy && fileTag != CheckpointPolicy::None)
+            wanted = CheckpointPolicy::None;
+        if (policy && *policy == fileTag)
+            wanted = std::nullopt;
+        const auto current = userOverride(n);
+        if (current == wanted)
+            continue;
+        before.emplace_back(n, current);
+        after.emplace_back(n, wanted);
+    }
+    if (after.empty())
+        return 0;
+    const QString what = after.size() == 1 ? m_graph->label(after.front().first).name : tr("%1 nodes").arg(after.size());
+    const QString text = policy ? tr("Tag %1 %2").arg(what, describeTag(policy)) : tr("Clear the tag of %1").arg(what);
+    m_undo->push(new TagCommand(this, std::move(before), after, text));
+    return static_cast<int>(after.size());
+}
+
+void GraphDocument::applyOverrides(const std::vector<TagChange>& changes)
+{
+    std::vector<NodeId> nodes;
+    nodes.reserve(changes.size());
+    for (const auto& [n, policy] : changes) {
+        if (policy)
+            m_userTags[n] = *policy;
+        else
+            m_userTags.erase(n);
+        nodes.push_back(n);
+    }
+    // Start the partitioner first: the views' updates below then overlap with it.
+    repartition();
+    Q_EMIT tagsChanged(nodes);
+    scheduleSave();
+    qCDebug(lcTiming, "%9.2f tag views updated", timingClockMs());
+}
+
+PartitionOptions GraphDocument::partitionOptions() const
+{
+    PartitionOptions options;
+    options.partitioner = m_partitioner;
+    options.rules = m_rules;
+    options.compiler = m_compiler;
+    options.tags.reserve(m_userTags.size());
+    for (const auto& [n, policy] : m_userTags)
+        options.tags.emplace_back(n, policy);
+    return options;
+}
+
+void GraphDocument::setPartitionSettings(PartitionerKind partitioner, RuleSet rules, OpListCompiler compiler)
+{
+    if (partitioner == m_partitioner && rules == m_rules && compiler == m_compiler)
+        return;
+    m_partitioner = partitioner;
+    m_rules = rules;
+    m_compiler = compiler;
+    Q_EMIT partitionSettingsChanged();
+    repartition();
+    scheduleSave();
+}
+
+void GraphDocument::repartition()
+{
+    if (!m_graph || m_graph->graph.kind() == GraphKind::Forward)
+        return;
+    m_runner->request(partitionOptions());
+    Q_EMIT partitionRequested();
+}
+
+ProjectData GraphDocument::projectData() const
+{
+    ProjectData data;
+    for (const auto& [n, policy] : m_userTags)
+        data.tags[m_graph->graph.node(n).name] = policy;
+    // Settings are written only once changed from the defaults, so an untouched graph has no file.
+    if (m_partitioner != PartitionerKind::MinCut || m_savedData.partitioner)
+        data.partitioner = m_partitioner;
+    if (m_rules != RuleSet::Torch113 || m_savedData.rules)
+        data.rules = m_rules;
+    if (m_compiler != OpListCompiler::Nvfuser || m_savedData.compiler)
+        data.compiler = m_compiler;
+    return data;
+}
+
+void GraphDocument::scheduleSave()
+{
+    if (m_autosave)
+        m_saveTimer.start();
+}
+
+bool GraphDocument::saveProject()
+{
+    m_saveTimer.stop();
+    if (!m_graph)
+        return false;
+    const ProjectData data = projectData();
+    if (data == m_savedData)
+        return true;
+    QString error;
+    if (!ProjectFile::write(m_projectPath, m_graph->path, data, &error)) {
+        Q_EMIT projectProblem(error);
+        return false;
+    }
+    m_savedData = data;
+    Q_EMIT projectSaved(m_projectPath);
+    return true;
+}
+
+} // namespace remat::ui

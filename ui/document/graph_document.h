@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "document/partition_runner.h"
+#include "document/project_file.h"
+
+#include <QObject>
+#include <QTimer>
+
+#include <map>
+#include <optional>
+
+class QUndoStack;
+
+namespace remat::ui {
+
+/// The open graph with the user's work on it: tags (undoable, autosaved to the sidecar project
+/// file), partitioner settings, and the latest partition, re-run off the GUI thread after every
+/// change.
+class GraphDocument : public QObject {
+    Q_OBJECT
+public:
+    using TagChange = std::pair<NodeId, std::optional<CheckpointPolicy>>; ///< nullopt: no override
+
+    explicit GraphDocument(QObject* parent = nullptr);
+    ~GraphDocument() override;
+
+    /// Takes a freshly opened graph: reads its project file, resets undo, starts partitioning.
+    void setGraph(LoadedGraphPtr graph);
+    LoadedGraphPtr graph() const { return m_graph; }
+    QUndoStack* undoStack() const { return m_undo; }
+    PartitionRunner* runner() const { return m_runner; }
+
+    /// The tag in force on a node: the user's, else the file's meta["recompute"].
+    CheckpointPolicy tagInForce(NodeId n) const;
+    std::optional<CheckpointPolicy> userOverride(NodeId n) const;
+    const std::map<NodeId, CheckpointPolicy>& userOverrides() const { return m_userTags; }
+    /// Tags (or with nullopt clears) the taggable ones among `nodes`, as one undo step.
+    /// Returns how many nodes changed.
+    int tagNodes(const std::vector<NodeId>& nodes, std::optional<CheckpointPolicy> policy);
+    /// Sets overrides exactly (the undo command's primitive).
+    void applyOverrides(const std::vector<TagChange>& changes);
+
+    PartitionOptions partitionOptions() const; ///< settings plus the tags in force
+    PartitionerKind partitioner() const { return m_partitioner; }
+    RuleSet rules() const { return m_rules; }
+    OpListCompiler compiler() const { return m_compiler; }
+    void setPartitionSettings(PartitionerKind partitioner, RuleSet rules, OpListCompiler compiler);
+    PartitionOutcomePtr outcome() const { return m_outcome; }
+    bool isPartitioning() const { return m_runner->isBusy(); }
+
+    /// Where the project file is (or will be) saved.
+    QString projectPath() const { return m_projectPath; }
+    /// Off for headless screenshots, so that reviewing never writes beside the inputs.
+    void setAutosave(bool enabled) { m_autosave = enabled; }
+    bool saveProject();
+
+Q_SIGNALS:
+    void graphChanged();
+    void tagsChanged(const std::vector<NodeId>& nodes);
+    void partitionSettingsChanged();
+    void partitionRequested();
+    void partitionChanged(remat::ui::PartitionOutcomePtr outcome);
+    void projectSaved(const QString& path);
+    /// Not fatal (a project file that cannot be read or written): shown in the status bar.
+    void projectProblem(const QString& message);
+
+private:
+    void repartition();
+    void scheduleSave();
+    ProjectData projectData() const;
+
+    LoadedGraphPtr m_graph;
+    QUndoStack* m_undo;
+    PartitionRunner* m_runner;
+    std::map<NodeId, CheckpointPolicy> m_userTags;
+    PartitionerKind m_partitioner = PartitionerKind::MinCut;
+    RuleSet m_rules = RuleSet::Torch113;
+    OpListCompiler m_compiler = OpListCompiler::Nvfuser;
+    PartitionOutcomePtr m_outcome;
+    QString m_projectPath;
+    ProjectData m_savedData;
+    QTimer m_saveTimer;
+    bool m_autosave = true;
+};
+
+} // namespace remat::ui

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+#include "document/graph_opener.h"
+
+#include "graph/error.h"
+#include "io/graph_loader.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QPointer>
+#include <QThreadPool>
+
+namespace remat::ui {
+namespace {
+
+/// Reads the file; QFile also serves the bundled sample from the resources.
+QByteArray readAll(const QString& path)
+{
+    const QFileInfo info(path);
+    if (!info.exists())
+        throw Error(path.toStdString() + ": no such file");
+    if (info.isDir())
+        throw Error(path.toStdString() + ": is a folder, not a graph file");
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        throw Error(path.toStdString() + ": cannot read: " + file.errorString().toStdString());
+    return file.readAll();
+}
+
+} // namespace
+
+GraphOpener::GraphOpener(QObject* parent)
+    : QObject(parent)
+    , m_latest(std::make_shared<std::atomic<quint64>>(0))
+{
+}
+
+GraphOpener::~GraphOpener()
+{
+    m_latest->store(~quint64(0));
+}
+
+void GraphOpener::open(const QString& path)
+{
+    const quint64 ticket = ++*m_latest;
+    m_busy = true;
+    auto latest = m_latest;
+    QPointer<GraphOpener> self(this);
+    auto report = [self, ticket, latest](const QString& stage, int permille) {
+        QMetaObject::invokeMethod(
+            self, [self, ticket, latest, stage, permille] {
+                if (self && latest->load() == ticket)
+                    Q_EMIT self->progress(stage, permille);
+            },
+            Qt::QueuedConnection);
+    };
+    Q_EMIT progress(tr("Reading %1…").arg(QFileInfo(path).fileName()), 0);
+
+    // The result comes back through a queued call (heaptrack's pattern), not a QFuture
+    // continuation: with Qt 6.4, a continuation attached to a job that had already finished
+    // (a missing file fails at once) was sometimes never called.
+    auto deliver = [self, ticket, path](OpenResult result) {
+        QMetaObject::invokeMethod(
+            self, [self, ticket, path, result] {
+                if (self)
+                    self->finish(ticket, path, result.graph, result.error, result.cancelled);
+            },
+            Qt::QueuedConnection);
+    };
+    QThreadPool::globalInstance()->start([path, ticket, latest, report, deliver] {
+        deliver(load(path, ticket, latest, report));
+    });
+}
+
+GraphOpener::OpenResult GraphOpener::load(const QString& path, quint64 ticket, const std::shared_ptr<std::atomic<quint64>>& latest,
+                                          const std::function<void(const QString&, int)>& report)
+{
+    OpenResult out;
+    auto stale = [&] { return latest->load() != ticket; };
+    try {
+        QElapsedTimer timer;
+        timer.start();
+        const QByteArray bytes = readAll(path);
+        if (stale())
+            return {{}, {}, true};
+        report(QObject::tr("Parsing %1 (%2 MB)…").arg(QFileInfo(path).fileName()).arg(bytes.size() / 1e6, 0, 'f', 1), 150);
+        JointGraph graph = loadGraphText(bytes.toStdString(), QFileInfo(path).fileName().toStdString());
+        const double loadSeconds = static_cast<double>(timer.nsecsElapsed()) * 1e-9;
+        if (stale())
+            return {{}, {}, true};
+        report(QObject::tr("Finding forward, backward and repeated blocks in %1 nodes…").arg(graph.size()), 700);
+        auto loaded = analyseGraph(std::move(graph), path, loadSeconds);
+        if (stale())
+            return {{}, {}, true};
+        out.graph = std::move(loaded);
+    } catch (const Error& e) {
+        out.error = QString::fromUtf8(e.what());
+    } catch (const std::bad_alloc&) {
+        out.error = QObject::tr("%1: not enough memory to open this graph").arg(path);
+    } catch (const std::exception& e) {
+        out.error = QObject::tr("%1: %2").arg(path, QString::fromUtf8(e.what()));
+    }
+    return out;
+}
+
+void GraphOpener::finish(quint64 ticket, const QString& path, LoadedGraphPtr graph, const QString& error, bool wasCancelled)
+{
+    if (ticket != m_latest->load())
+        return; // a newer open or a cancel took over; it reports for itself
+    m_busy = false;
+    if (wasCancelled)
+        Q_EMIT cancelled(path);
+    else if (!error.isEmpty())
+        Q_EMIT failed(path, error);
+    else
+        Q_EMIT opened(std::move(graph));
+}
+
+void GraphOpener::cancel()
+{
+    if (!m_busy)
+        return;
+    ++*m_latest;
+    m_busy = false;
+    Q_EMIT cancelled(QString());
+}
+
+} // namespace remat::ui

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+#include "document/partition_runner.h"
+
+#include "model/timing_log.h"
+
+#include <QPointer>
+
+namespace remat::ui {
+
+PartitionRunner::PartitionRunner(QObject* parent)
+    : QObject(parent)
+{
+    m_pool.setMaxThreadCount(1);
+    m_pool.setExpiryTimeout(-1); // keep the thread warm: a tag should not pay for thread start-up
+}
+
+PartitionRunner::~PartitionRunner()
+{
+    m_pool.waitForDone();
+}
+
+void PartitionRunner::setGraph(LoadedGraphPtr graph)
+{
+    m_graph = std::move(graph);
+    m_waiting.reset();
+    ++m_generation; // results for the previous graph are stale
+}
+
+void PartitionRunner::request(const PartitionOptions& options)
+{
+    if (!m_graph)
+        return;
+    const std::uint64_t generation = ++m_generation;
+    if (m_running)
+        m_waiting = std::make_pair(options, generation);
+    else
+        start(options, generation);
+}
+
+void PartitionRunner::start(const PartitionOptions& options, std::uint64_t generation)
+{
+    m_running = true;
+    LoadedGraphPtr graph = m_graph;
+    QPointer<PartitionRunner> self(this);
+    // Back to the GUI thread with a queued call, not a QFuture continuation (see GraphOpener::open).
+    m_pool.start([self, graph, options, generation] {
+        qCDebug(lcTiming, "%9.2f partition %llu starts", timingClockMs(), static_cast<unsigned long long>(generation));
+        PartitionOutcomePtr outcome = runPartition(*graph, options, generation);
+        qCDebug(lcTiming, "%9.2f partition %llu done (partitionGraph %.2f ms)", timingClockMs(),
+                static_cast<unsigned long long>(generation), outcome->seconds * 1000);
+        QMetaObject::invokeMethod(
+            self, [self, outcome] {
+                if (self)
+                    self->onFinished(outcome);
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void PartitionRunner::onFinished(PartitionOutcomePtr outcome)
+{
+    qCDebug(lcTiming, "%9.2f partition %llu back on the GUI thread", timingClockMs(), static_cast<unsigned long long>(outcome->generation));
+    m_running = false;
+    if (m_waiting) {
+        const auto next = *m_waiting;
+        m_waiting.reset();
+        start(next.first, next.second);
+    }
+    if (outcome->generation == m_generation)
+        Q_EMIT finished(outcome);
+}
+
+} // namespace remat::ui

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: MIT
+#include "document/project_file.h"
+
+#include "graph/error.h"
+#include "io/file_text.h"
+#include "model/policy_names.h"
+#include "model/qt_strings.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QStandardPaths>
+
+namespace remat::ui {
+namespace {
+
+constexpr int kProjectVersion = 1;
+const QLatin1String kFormat("remat-explorer-project");
+
+bool isResource(const QString& path)
+{
+    return path.startsWith(QLatin1String(":/")) || path.startsWith(QLatin1String("qrc:"));
+}
+
+} // namespace
+
+namespace ProjectFile {
+
+QString besidePath(const QString& graphPath)
+{
+    return isResource(graphPath) ? QString() : graphPath + QStringLiteral(".remat");
+}
+
+QString fallbackPath(const QString& graphPath)
+{
+    const QString absolute = isResource(graphPath) ? graphPath : QFileInfo(graphPath).absoluteFilePath();
+    const QByteArray hash = QCryptographicHash::hash(absolute.toUtf8(), QCryptographicHash::Sha1).toHex().left(12);
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/projects/")
+        + QFileInfo(graphPath).fileName() + QLatin1Char('-') + QString::fromLatin1(hash) + QStringLiteral(".remat");
+}
+
+QString find(const QString& graphPath)
+{
+    const QString beside = besidePath(graphPath);
+    if (!beside.isEmpty() && QFileInfo::exists(beside))
+        return beside;
+    const QString fallback = fallbackPath(graphPath);
+    return QFileInfo::exists(fallback) ? fallback : QString();
+}
+
+QString saveLocation(const QString& graphPath)
+{
+    const QString existing = find(graphPath);
+    if (!existing.isEmpty() && QFileInfo(existing).isWritable())
+        return existing;
+    const QString beside = besidePath(graphPath);
+    if (!beside.isEmpty() && QFileInfo(QFileInfo(beside).absolutePath()).isWritable())
+        return beside;
+    return fallbackPath(graphPath);
+}
+
+std::optional<ProjectData> read(const QString& path, QString* error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = QObject::tr("%1: cannot read: %2").arg(path, file.errorString());
+        return std::nullopt;
+    }
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parseError);
+    if (doc.isNull()) {
+        *error = QObject::tr("%1: not a project file: %2").arg(path, parseError.errorString());
+        return std::nullopt;
+    }
+    const QJsonObject root = doc.object();
+    if (root.value(QLatin1String("format")).toString() != kFormat) {
+        *error = QObject::tr("%1: not a Remat Explorer project file").arg(path);
+        return std::nullopt;
+    }
+    ProjectData data;
+    const QJsonObject tags = root.value(QLatin1String("tags")).toObject();
+    for (auto it = tags.begin(); it != tags.end(); ++it) {
+        if (auto policy = parsePolicy(it.value().toString()))
+            data.tags[it.key().toStdString()] = *policy;
+    }
+    const QJsonObject partition = root.value(QLatin1String("partition")).toObject();
+    if (auto p = parsePartitioner(partition.value(QLatin1String("partitioner")).toString().toStdString()))
+        data.partitioner = p;
+    if (auto r = parseRuleSet(partition.value(QLatin1String("rules")).toString().toStdString()))
+        data.rules = r;
+    if (auto c = parseCompiler(partition.value(QLatin1String("compiler")).toString().toStdString()))
+        data.compiler = c;
+    return data;
+}
+
+bool write(const QString& path, const QString& graphPath, const ProjectData& data, QString* error)
+{
+    QJsonObject root;
+    root.insert(QLatin1String("format"), kFormat);
+    root.insert(QLatin1String("version"), kProjectVersion);
+    root.insert(QLatin1String("graph"), QFileInfo(graphPath).fileName());
+    QJsonObject tags;
+    for (const auto& [name, policy] : data.tags)
+        tags.insert(QString::fromStdString(name), QLatin1String(policyName(policy)));
+    root.insert(QLatin1String("tags"), tags);
+    QJsonObject partition;
+    if (data.partitioner)
+        partition.insert(QLatin1String("partitioner"), toQString(partitionerName(*data.partitioner)));
+    if (data.rules)
+        partition.insert(QLatin1String("rules"), toQString(ruleSetName(*data.rules)));
+    if (data.compiler)
+        partition.insert(QLatin1String("compiler"), toQString(compilerName(*data.compiler)));
+    root.insert(QLatin1String("partition"), partition);
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    try {
+        writeFileAtomically(path.toStdString(), QJsonDocument(root).toJson(QJsonDocument::Indented).toStdString());
+    } catch (const Error& e) {
+        *error = QString::fromUtf8(e.what());
+        return false;
+    }
+    return true;
+}
+
+} // namespace ProjectFile
+
+} // namespace remat::ui

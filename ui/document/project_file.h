@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/policy_names.h"
+#include "partition/partition_options.h"
+
+#include <QString>
+
+#include <map>
+#include <optional>
+#include <string>
+
+namespace remat::ui {
+
+/// What the user changed about a graph, kept in a sidecar file beside it (the graph file itself
+/// is never rewritten): tags by node name, and the partitioner settings.
+struct ProjectData {
+    /// Node name -> tag. CheckpointPolicy::None records that the user cleared a tag the file had.
+    std::map<std::string, CheckpointPolicy> tags;
+    std::optional<PartitionerKind> partitioner;
+    std::optional<RuleSet> rules;
+    std::optional<OpListCompiler> compiler;
+
+    bool operator==(const ProjectData&) const = default;
+};
+
+/// Where a graph's project file lives: "<graph file>.remat" beside the graph when that folder
+/// is writable, else in the user's data folder (read-only folders, the bundled sample).
+namespace ProjectFile {
+QString besidePath(const QString& graphPath);
+QString fallbackPath(const QString& graphPath);
+/// The existing project file for a graph, or empty.
+QString find(const QString& graphPath);
+/// Where to save: the existing file, else beside the graph if possible, else the fallback.
+QString saveLocation(const QString& graphPath);
+
+/// Returns nullopt and sets `error` for a file that exists but cannot be read.
+std::optional<ProjectData> read(const QString& path, QString* error);
+/// Writes atomically; returns false and sets `error` on failure.
+bool write(const QString& path, const QString& graphPath, const ProjectData& data, QString* error);
+} // namespace ProjectFile
+
+} // namespace remat::ui

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: MIT
+#include "layout/layout_service.h"
+
+#include "layout/graphviz_layout.h"
+#include "layout/view_graph.h"
+
+#include <QElapsedTimer>
+#include <QPointer>
+
+namespace remat::ui {
+namespace {
+
+double secondsOf(const QElapsedTimer& t)
+{
+    return static_cast<double>(t.nsecsElapsed()) * 1e-9;
+}
+
+struct JobResult {
+    std::shared_ptr<CanvasContent> content;
+    CanvasTimings timings;
+    QString error;
+    bool stale = false;
+};
+
+} // namespace
+
+LayoutService::LayoutService(QObject* parent)
+    : QObject(parent)
+    , m_cache(std::make_shared<LayoutCache>())
+    , m_latest(std::make_shared<std::atomic<quint64>>(0))
+{
+    m_pool.setMaxThreadCount(1);
+    m_pool.setExpiryTimeout(-1);
+}
+
+LayoutService::~LayoutService()
+{
+    m_latest->store(~quint64(0)); // whatever still runs or waits is stale
+    m_pool.waitForDone();
+}
+
+void LayoutService::setCacheDirectory(const QString& directory)
+{
+    m_cache = std::make_shared<LayoutCache>(directory);
+    m_cache->prune();
+}
+
+quint64 LayoutService::request(LoadedGraphPtr graph, std::vector<char> expanded, const CanvasState* state)
+{
+    // Older jobs see the new ticket and stop at their next check (queued ones before starting).
+    const quint64 ticket = ++*m_latest;
+    ++m_running;
+    QPointer<LayoutService> self(this);
+    auto latest = m_latest;
+    auto cache = m_cache;
+    auto report = [self, ticket](const QString& stage) {
+        QMetaObject::invokeMethod(
+            self, [self, ticket, stage] {
+                if (self)
+                    Q_EMIT self->stageChanged(ticket, stage);
+            },
+            Qt::QueuedConnection);
+    };
+
+    auto job = [graph, state, latest, cache, report, ticket, expanded = std::move(expanded)]() -> JobResult {
+        JobResult out;
+        if (latest->load() != ticket) {
+            out.stale = true;
+            return out;
+        }
+        try {
+            QElapsedTimer timer;
+            timer.start();
+            auto view = std::make_shared<const ViewGraph>(buildViewGraph(*graph, expanded));
+            const LayoutRequest layoutRequest = layoutRequestFor(*graph, *view);
+            const QByteArray key = layoutRequest.fingerprint();
+            out.timings.viewSeconds = secondsOf(timer);
+
+            LayoutResult layout;
+            if (auto cached = cache->find(key)) {
+                layout = std::move(*cached);
+                out.timings.cached = true;
+            } else {
+                report(QStringLiteral("Laying out %1 boxes and %2 edges with Graphviz…")
+                           .arg(layoutRequest.boxes.size())
+                           .arg(layoutRequest.links.size()));
+                layout = layoutWithGraphviz(layoutRequest);
+                out.timings.layoutSeconds = layout.seconds;
+                cache->store(key, layout);
+            }
+            out.timings.engine = layout.engine;
+            if (latest->load() != ticket) {
+                out.stale = true;
+                return out;
+            }
+            report(QStringLiteral("Drawing…"));
+            timer.restart();
+            out.content = buildCanvas(state, std::move(view), std::move(layout));
+            out.timings.buildSeconds = secondsOf(timer);
+        } catch (const std::exception& e) {
+            out.error = QString::fromUtf8(e.what());
+        }
+        return out;
+    };
+    // Back on the GUI thread through a queued call, not a QFuture continuation (see GraphOpener::open).
+    m_pool.start([self, ticket, job = std::move(job)]() mutable {
+        JobResult result = job();
+        QMetaObject::invokeMethod(
+            self, [self, ticket, result] {
+                if (!self)
+                    return;
+                --self->m_running;
+                if (result.stale || ticket != self->m_latest->load())
+                    return; // superseded: the content (not in any scene) is freed with `result`
+                if (!result.error.isEmpty())
+                    Q_EMIT self->failed(ticket, result.error);
+                else
+                    Q_EMIT self->contentReady(ticket, result.content, result.timings);
+            },
+            Qt::QueuedConnection);
+    });
+    return ticket;
+}
+
+void LayoutService::cancel()
+{
+    ++*m_latest;
+}
+
+} // namespace remat::ui

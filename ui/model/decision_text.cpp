@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: MIT
+#include "model/decision_text.h"
+
+#include <QObject>
+#include <QStringList>
+
+#include "model/policy_names.h"
+#include "model/node_text.h"
+#include "model/qt_strings.h"
+
+namespace remat::ui {
+
+QString decisionHeadline(const LoadedGraph& graph, const PartitionOutcome* outcome, NodeId n)
+{
+    if (!outcome || !outcome->ok())
+        return QObject::tr("not partitioned");
+    const auto f = outcome->flagsOf(n);
+    if (f & DceRemoved)
+        return QObject::tr("removed as dead code before partitioning");
+    if (f & CseMerged) {
+        const NodeId into = outcome->result->mergedInto[static_cast<std::size_t>(n)];
+        return QObject::tr("merged into %1 by common-subexpression elimination").arg(graph.label(into).name);
+    }
+    if (f & Saved)
+        return QObject::tr("saved for the backward (%1)").arg(formatBytes(graph.bytesOf(n)));
+    if (f & Recomputed)
+        return QObject::tr("recomputed in the backward");
+    if ((f & InForward) && (f & InBackward))
+        return QObject::tr("in the forward and the backward");
+    if (f & InForward)
+        return QObject::tr("forward only");
+    if (f & InBackward)
+        return QObject::tr("backward only");
+    return QObject::tr("in neither graph (unused)");
+}
+
+QString decisionReason(const LoadedGraph& graph, const PartitionOutcome* outcome, NodeId n)
+{
+    Q_UNUSED(graph);
+    if (!outcome || !outcome->ok())
+        return outcome ? outcome->error : QString();
+    const PartitionResult& r = *outcome->result;
+    const auto f = outcome->flagsOf(n);
+    const bool minCut = outcome->options.partitioner == PartitionerKind::MinCut;
+    const auto tag = r.effectiveTags.empty() ? CheckpointPolicy::None : r.effectiveTags[static_cast<std::size_t>(n)];
+    const QString tagName = QLatin1String(policyName(tag));
+    QStringList parts;
+    const int ban = outcome->banIndex.empty() ? -1 : outcome->banIndex[static_cast<std::size_t>(n)];
+    if (ban >= 0)
+        parts << QObject::tr("Banned from recomputation: %1.").arg(QString::fromStdString(r.banned[static_cast<std::size_t>(ban)].reason));
+    if (f & Saved) {
+        if (tag == CheckpointPolicy::MustSave)
+            parts << QObject::tr("Tagged MUST_SAVE: the partitioner has to keep it.");
+        else if (minCut)
+            parts << QObject::tr("Its save edge is in the minimum cut: keeping it is cheaper than recomputing "
+                                 "what the backward needs from it.");
+        else
+            parts << QObject::tr("The default partition saves every forward value the backward uses.");
+    } else if (f & Recomputed) {
+        if (tag == CheckpointPolicy::MustRecompute || tag == CheckpointPolicy::PreferRecompute)
+            parts << QObject::tr("Tagged %1: the backward computes it again from saved values.").arg(tagName);
+        else
+            parts << QObject::tr("Cheaper to recompute from saved values than to keep: its save edge is not in the cut.");
+    }
+    if (!outcome->referenceKey.isEmpty() && bool(f & Saved) != bool(f & ReferenceSaved)) {
+        parts << ((f & Saved) ? QObject::tr("PyTorch's recorded %1 partition does not save it.").arg(outcome->referenceKey)
+                              : QObject::tr("PyTorch's recorded %1 partition saves it.").arg(outcome->referenceKey));
+    }
+    return parts.join(QLatin1Char(' '));
+}
+
+QString tagDescription(const LoadedGraph& graph, CheckpointPolicy inForce, bool userSet, const PartitionOutcome* outcome, NodeId n)
+{
+    QString text = inForce == CheckpointPolicy::None ? QObject::tr("none") : QString::fromLatin1(policyName(inForce));
+    if (userSet)
+        text += QObject::tr(" (your tag)");
+    else if (inForce != CheckpointPolicy::None)
+        text += QObject::tr(" (from the file's meta[\"recompute\"])");
+    if (outcome && outcome->ok() && !outcome->result->effectiveTags.empty()) {
+        const auto effective = outcome->result->effectiveTags[static_cast<std::size_t>(n)];
+        if (effective != inForce)
+            text += QObject::tr("; the partitioner's clean-up passes made it %1").arg(QLatin1String(policyName(effective)));
+    }
+    Q_UNUSED(graph);
+    return text;
+}
+
+QString optionsDescription(const PartitionOptions& options)
+{
+    QString text = toQString(partitionerName(options.partitioner)) + QStringLiteral(" · ") + toQString(ruleSetName(options.rules))
+        + QObject::tr(" rules");
+    if (options.partitioner == PartitionerKind::MinCut && options.rules == RuleSet::Torch113)
+        text += QStringLiteral(" · ") + toQString(compilerName(options.compiler)) + QObject::tr(" op list");
+    return text;
+}
+
+} // namespace remat::ui

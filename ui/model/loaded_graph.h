@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/graph_regions.h"
+#include "model/group_tree.h"
+
+#include <QMetaType>
+#include <QString>
+
+#include <memory>
+
+namespace remat::ui {
+
+/// The texts a node box shows, formatted once per graph.
+struct NodeLabel {
+    QString name;
+    QString op;
+    QString value; ///< "[4, 64, 128] f32"
+    QString size;  ///< "128.0 KiB", empty when the node has no value
+};
+
+/// A graph as the app holds it after opening: the core's graph plus everything the views derive
+/// from it that never changes while it is open. Immutable, shared between threads.
+struct LoadedGraph {
+    JointGraph graph;
+    QString path;        ///< as opened; ":/..." for the bundled sample
+    QString displayName; ///< file name
+    GraphRegions regions;
+    GroupTree groups;
+    std::vector<NodeLabel> labels;
+    std::vector<std::int64_t> bytes; ///< value size per node (numel x itemsize over its tensors)
+    double loadSeconds = 0;
+    double analysisSeconds = 0;
+
+    std::size_t size() const { return graph.size(); }
+    const NodeLabel& label(NodeId n) const { return labels[static_cast<std::size_t>(n)]; }
+    Region region(NodeId n) const { return regions.of(n); }
+    std::int64_t bytesOf(NodeId n) const { return bytes[static_cast<std::size_t>(n)]; }
+};
+
+using LoadedGraphPtr = std::shared_ptr<const LoadedGraph>;
+
+/// Derives regions, groups and labels (slow part of opening, after parsing).
+LoadedGraphPtr analyseGraph(JointGraph&& graph, const QString& path, double loadSeconds = 0);
+
+} // namespace remat::ui
+
+Q_DECLARE_METATYPE(remat::ui::LoadedGraphPtr)

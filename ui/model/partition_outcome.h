@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/loaded_graph.h"
+#include "partition/partition_result.h"
+
+#include <QMetaType>
+#include <QString>
+
+#include <cstdint>
+#include <memory>
+
+namespace remat::ui {
+
+/// Per-node facts about one partition, packed for painting 17k nodes without lookups.
+enum DecisionFlag : std::uint16_t {
+    Saved = 1 << 0,         ///< crosses from the forward to the backward
+    Recomputed = 1 << 1,    ///< computed in the forward and again in the backward
+    Banned = 1 << 2,        ///< the partitioner may not recompute it
+    DceRemoved = 1 << 3,    ///< dead code, removed before partitioning
+    CseMerged = 1 << 4,     ///< a duplicate, merged into another node
+    InForward = 1 << 5,     ///< part of the forward graph
+    InBackward = 1 << 6,    ///< part of the backward graph
+    ReferenceSaved = 1 << 7, ///< PyTorch's recorded decision saves it
+};
+
+/// A partition result with what the views need from it: flags per node, the reference it was
+/// compared with, and the totals the summary shows.
+struct PartitionOutcome {
+    std::uint64_t generation = 0;
+    PartitionOptions options;
+    std::shared_ptr<const PartitionResult> result; ///< null when the partitioner failed
+    QString error;
+    std::vector<std::uint16_t> flags;  ///< per node
+    std::vector<int> banIndex;         ///< per node: index into result->banned, or -1
+    QString referenceKey;              ///< the recorded partition compared against, empty if none
+    std::vector<NodeId> onlyOurs;      ///< saved by us, not by the reference
+    std::vector<NodeId> onlyReference; ///< saved by the reference, not by us
+    std::int64_t referenceSavedBytes = 0;
+    double seconds = 0; ///< wall time of partitionGraph
+
+    bool ok() const { return result != nullptr; }
+    std::uint16_t flagsOf(NodeId n) const { return flags.empty() ? 0 : flags[static_cast<std::size_t>(n)]; }
+    bool has(NodeId n, DecisionFlag f) const { return (flagsOf(n) & f) != 0; }
+};
+
+using PartitionOutcomePtr = std::shared_ptr<const PartitionOutcome>;
+
+/// Which recorded PyTorch partition matches these options ("min_cut", "min_cut_inductor",
+/// "default"), or empty when the file has none.
+QString referenceKeyFor(const JointGraph& graph, const PartitionOptions& options);
+
+/// Runs the partitioner and derives the per-node view of its result. Never throws: a failure is
+/// returned in `error` with the core's message.
+PartitionOutcomePtr runPartition(const LoadedGraph& graph, const PartitionOptions& options, std::uint64_t generation);
+
+} // namespace remat::ui
+
+Q_DECLARE_METATYPE(remat::ui::PartitionOutcomePtr)

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QSortFilterProxyModel>
+
+namespace remat::ui {
+
+/// Filters a decision table by text (node name or op) and, optionally, to the rows where our
+/// decision differs from PyTorch's reference.
+class DecisionFilterProxy : public QSortFilterProxyModel {
+    Q_OBJECT
+public:
+    explicit DecisionFilterProxy(QObject* parent = nullptr);
+
+    void setText(const QString& text);
+    void setDifferencesOnly(bool only);
+
+protected:
+    bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;
+
+private:
+    QString m_text;
+    bool m_differencesOnly = false;
+};
+
+} // namespace remat::ui

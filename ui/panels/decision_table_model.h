@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/partition_outcome.h"
+
+#include <QAbstractTableModel>
+
+#include <functional>
+
+namespace remat::ui {
+
+/// One row per node of a partition list: the saved values (ours, plus those only PyTorch's
+/// reference saves), the recomputed nodes, or the nodes banned from recomputation.
+class DecisionTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum class List { Saved, Recomputed, Banned };
+    enum Column { NameColumn, SizeColumn, OpColumn, ValueColumn, DistanceColumn, TagColumn, DetailColumn, ColumnCount };
+    enum Roles { SortRole = Qt::UserRole, NodeRole, DiffersRole };
+
+    explicit DecisionTableModel(List list, QObject* parent = nullptr);
+
+    /// `tagOf` gives the tag in force for a node.
+    void setData(LoadedGraphPtr graph, PartitionOutcomePtr outcome, std::function<CheckpointPolicy(NodeId)> tagOf);
+    /// Tags changed without a new partition yet: refresh the tag column.
+    void refreshTags();
+    NodeId nodeAt(int row) const;
+    int rowOf(NodeId n) const;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    QString detail(NodeId n) const;
+
+    List m_list;
+    LoadedGraphPtr m_graph;
+    PartitionOutcomePtr m_outcome;
+    std::function<CheckpointPolicy(NodeId)> m_tagOf;
+    std::vector<NodeId> m_rows;
+};
+
+} // namespace remat::ui

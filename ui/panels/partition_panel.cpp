@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: MIT
+#include "panels/partition_panel.h"
+
+#include "document/graph_document.h"
+#include "document/node_selection.h"
+#include "model/decision_text.h"
+#include "model/node_text.h"
+#include "panels/decision_filter_proxy.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QTabWidget>
+#include <QTimer>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace remat::ui {
+
+PartitionPanel::PartitionPanel(GraphDocument* document, NodeSelection* selection, QWidget* parent)
+    : QWidget(parent)
+    , m_document(document)
+    , m_selection(selection)
+    , m_partitioner(new QComboBox(this))
+    , m_rules(new QComboBox(this))
+    , m_compiler(new QComboBox(this))
+    , m_summary(new QLabel(this))
+    , m_reference(new QLabel(this))
+    , m_status(new QLabel(this))
+    , m_filter(new QLineEdit(this))
+    , m_differencesOnly(new QCheckBox(tr("Only where we differ from PyTorch"), this))
+    , m_tabs(new QTabWidget(this))
+    , m_refreshTimer(new QTimer(this))
+{
+    // Tables of thousands of rows are rebuilt after the canvas has repainted, not before.
+    m_refreshTimer->setSingleShot(true);
+    m_refreshTimer->setInterval(0);
+    connect(m_refreshTimer, &QTimer::timeout, this, &PartitionPanel::onPartitionChanged);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    auto* form = new QFormLayout;
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    // The combo data are the core's own names, so a new partitioner (budget) is one more entry.
+    m_partitioner->addItem(tr("min-cut (min_cut_rematerialization_partition)"), static_cast<int>(PartitionerKind::MinCut));
+    m_partitioner->addItem(tr("default (default_partition)"), static_cast<int>(PartitionerKind::Default));
+    m_rules->addItem(tr("torch 1.13"), static_cast<int>(RuleSet::Torch113));
+    m_rules->addItem(tr("newest PyTorch"), static_cast<int>(RuleSet::Newest));
+    m_compiler->addItem(tr("nvfuser"), static_cast<int>(OpListCompiler::Nvfuser));
+    m_compiler->addItem(tr("inductor"), static_cast<int>(OpListCompiler::Inductor));
+    m_partitioner->setToolTip(tr("Which PyTorch partitioner to run"));
+    m_rules->setToolTip(tr("Whose rules: Debian's torch 1.13.1, or the newest partitioners.py"));
+    m_compiler->setToolTip(tr("torch 1.13's min-cut picks its recomputable-op list by compiler"));
+    form->addRow(tr("Partitioner:"), m_partitioner);
+    form->addRow(tr("Rules:"), m_rules);
+    form->addRow(tr("Op lists:"), m_compiler);
+    layout->addLayout(form);
+
+    for (QLabel* label : {m_summary, m_reference, m_status}) {
+        label->setWordWrap(true);
+        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        layout->addWidget(label);
+    }
+    m_status->setStyleSheet(QStringLiteral("color: #555"));
+
+    auto* filterRow = new QHBoxLayout;
+    m_filter->setPlaceholderText(tr("Filter by node or op"));
+    m_filter->setClearButtonEnabled(true);
+    filterRow->addWidget(m_filter, 1);
+    layout->addLayout(filterRow);
+    layout->addWidget(m_differencesOnly);
+
+    const DecisionTableModel::List lists[] = {DecisionTableModel::List::Saved, DecisionTableModel::List::Recomputed,
+                                              DecisionTableModel::List::Banned};
+    for (int i = 0; i < 3; ++i) {
+        m_models[i] = new DecisionTableModel(lists[i], this);
+        m_proxies[i] = new DecisionFilterProxy(this);
+        m_proxies[i]->setSourceModel(m_models[i]);
+        auto* view = new QTreeView(this);
+        view->setRootIsDecorated(false);
+        view->setUniformRowHeights(true); // fast with thousands of rows
+        view->setAlternatingRowColors(true);
+        view->setSortingEnabled(true);
+        view->setSelectionMode(QAbstractItemView::ExtendedSelection);
+        view->setModel(m_proxies[i]);
+        view->sortByColumn(DecisionTableModel::SizeColumn, Qt::DescendingOrder);
+        view->header()->setStretchLastSection(true);
+        view->header()->resizeSection(DecisionTableModel::NameColumn, 118);
+        view->header()->resizeSection(DecisionTableModel::SizeColumn, 74);
+        view->header()->resizeSection(DecisionTableModel::OpColumn, 110);
+        view->header()->resizeSection(DecisionTableModel::ValueColumn, 130);
+        view->header()->resizeSection(DecisionTableModel::DistanceColumn, 50);
+        view->header()->resizeSection(DecisionTableModel::TagColumn, 90);
+        connect(view->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this, i, view] {
+            if (m_updatingControls)
+                return;
+            std::vector<NodeId> nodes;
+            for (const QModelIndex& index : view->selectionModel()->selectedRows())
+                nodes.push_back(index.data(DecisionTableModel::NodeRole).toInt());
+            if (const QModelIndex current = view->currentIndex(); current.isValid()) {
+                const NodeId n = current.data(DecisionTableModel::NodeRole).toInt();
+                const auto it = std::find(nodes.begin(), nodes.end(), n);
+                if (it != nodes.end())
+                    std::rotate(nodes.begin(), it, it + 1); // the clicked one is shown in the inspector
+            }
+            m_selection->select(std::move(nodes), {}, NodeSelection::Origin::Table);
+            Q_UNUSED(i);
+        });
+        m_views[i] = view;
+    }
+    m_tabs->addTab(m_views[0], tr("Saved"));
+    m_tabs->addTab(m_views[1], tr("Recomputed"));
+    m_tabs->addTab(m_views[2], tr("Banned"));
+    layout->addWidget(m_tabs, 1);
+
+    connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
+        for (auto* proxy : m_proxies)
+            proxy->setText(text.trimmed());
+    });
+    connect(m_differencesOnly, &QCheckBox::toggled, this, [this](bool on) {
+        m_proxies[0]->setDifferencesOnly(on);
+        if (on)
+            m_tabs->setCurrentIndex(0);
+    });
+    for (QComboBox* combo : {m_partitioner, m_rules, m_compiler})
+        connect(combo, &QComboBox::currentIndexChanged, this, &PartitionPanel::applySettingsFromControls);
+
+    connect(m_document, &GraphDocument::graphChanged, this, &PartitionPanel::onGraphChanged);
+    connect(m_document, &GraphDocument::partitionSettingsChanged, this, &PartitionPanel::onSettingsChanged);
+    connect(m_document, &GraphDocument::partitionRequested, this, &PartitionPanel::onPartitionRequested);
+    connect(m_document, &GraphDocument::partitionChanged, m_refreshTimer, qOverload<>(&QTimer::start));
+    connect(m_document, &GraphDocument::tagsChanged, this, [this] {
+        for (auto* model : m_models)
+            model->refreshTags();
+    });
+    connect(m_selection, &NodeSelection::changed, this, [this](NodeSelection::Origin o) { onSelectionChanged(static_cast<int>(o)); });
+    onGraphChanged();
+}
+
+QString PartitionPanel::summaryText() const
+{
+    return m_summary->text();
+}
+
+void PartitionPanel::onGraphChanged()
+{
+    onSettingsChanged();
+    for (auto* model : m_models)
+        model->setData(m_document->graph(), nullptr, {});
+    m_summary->setText(m_document->graph() ? QString() : tr("Open a graph to partition it."));
+    m_reference->clear();
+    if (m_document->graph() && m_document->graph()->graph.kind() == GraphKind::Forward)
+        m_status->setText(tr("A forward-only graph: there is no backward to partition."));
+}
+
+void PartitionPanel::onSettingsChanged()
+{
+    m_updatingControls = true;
+    m_partitioner->setCurrentIndex(m_partitioner->findData(static_cast<int>(m_document->partitioner())));
+    m_rules->setCurrentIndex(m_rules->findData(static_cast<int>(m_document->rules())));
+    m_compiler->setCurrentIndex(m_compiler->findData(static_cast<int>(m_document->compiler())));
+    m_updatingControls = false;
+    updateCompilerEnabled();
+}
+
+void PartitionPanel::applySettingsFromControls()
+{
+    if (m_updatingControls)
+        return;
+    updateCompilerEnabled();
+    m_document->setPartitionSettings(static_cast<PartitionerKind>(m_partitioner->currentData().toInt()),
+                                     static_cast<RuleSet>(m_rules->currentData().toInt()),
+                                     static_cast<OpListCompiler>(m_compiler->currentData().toInt()));
+}
+
+void PartitionPanel::updateCompilerEnabled()
+{
+    m_compiler->setEnabled(m_partitioner->currentData().toInt() == static_cast<int>(PartitionerKind::MinCut)
+                           && m_rules->currentData().toInt() == static_cast<int>(RuleSet::Torch113));
+}
+
+void PartitionPanel::onPartitionRequested()
+{
+    m_status->setText(tr("Partitioning…"));
+}
+
+void PartitionPanel::onPartitionChanged()
+{
+    const PartitionOutcomePtr outcome = m_document->outcome();
+    const LoadedGraphPtr graph = m_document->graph();
+    if (!outcome || !graph)
+        return;
+    m_updatingControls = true;
+    for (auto* model : m_models)
+        model->setData(graph, outcome, [doc = m_document](NodeId n) { return doc->tagInForce(n); });
+    m_updatingControls = false;
+    if (!outcome->ok()) {
+        m_summary->setText(tr("<span style='color:#b00'><b>The partitioner failed:</b> %1</span>").arg(outcome->error.toHtmlEscaped()));
+        m_reference->clear();
+        m_status->clear();
+        return;
+    }
+    const PartitionResult& r = *outcome->result;
+    QString summary = tr("<b>%1</b> saved · <b>%2</b> &nbsp;|&nbsp; <b>%3</b> recomputed &nbsp;|&nbsp; %4 banned")
+                          .arg(r.savedValues.size())
+                          .arg(formatBytes(r.savedBytes))
+                          .arg(r.recomputed.size())
+                          .arg(r.banned.size());
+    if (r.cutValue)
+        summary += tr(" &nbsp;|&nbsp; cut %1").arg(*r.cutValue);
+    m_summary->setText(summary);
+    m_tabs->setTabText(0, tr("Saved (%1)").arg(r.savedValues.size()));
+    m_tabs->setTabText(1, tr("Recomputed (%1)").arg(r.recomputed.size()));
+    m_tabs->setTabText(2, tr("Banned (%1)").arg(r.banned.size()));
+
+    if (outcome->referenceKey.isEmpty()) {
+        m_reference->setText(tr("The file has no PyTorch decision to compare with."));
+        m_differencesOnly->setEnabled(false);
+    } else {
+        m_differencesOnly->setEnabled(true);
+        const QString who = tr("PyTorch %1 <code>%2</code>")
+                                .arg(QString::fromStdString(graph->graph.recordedTorchVersion()), outcome->referenceKey);
+        const RecordedPartition* ref = graph->graph.recordedPartition(outcome->referenceKey.toStdString());
+        const QString theirs = tr("%1 saved · %2").arg(ref->savedValues.size()).arg(formatBytes(outcome->referenceSavedBytes));
+        if (outcome->onlyOurs.empty() && outcome->onlyReference.empty())
+            m_reference->setText(tr("%1: %2 — <span style='color:#1a7f37'><b>same saved set</b></span>").arg(who, theirs));
+        else
+            m_reference->setText(tr("%1: %2 — <span style='color:#9a6b00'><b>differs</b>: %3 only ours, %4 only PyTorch's</span>")
+                                     .arg(who, theirs)
+                                     .arg(outcome->onlyOurs.size())
+                                     .arg(outcome->onlyReference.size()));
+    }
+    m_status->setText(tr("%1 · %2 ms").arg(optionsDescription(outcome->options)).arg(outcome->seconds * 1000, 0, 'f', 1)
+                      + (r.notes.empty() ? QString() : QStringLiteral("<br>") + QString::fromStdString(r.notes.front()).toHtmlEscaped()));
+    onSelectionChanged(static_cast<int>(NodeSelection::Origin::Program));
+}
+
+void PartitionPanel::onSelectionChanged(int origin)
+{
+    if (static_cast<NodeSelection::Origin>(origin) == NodeSelection::Origin::Table)
+        return;
+    // Follow the canvas: select the node's row where it has one.
+    m_updatingControls = true;
+    const NodeId n = m_selection->currentNode();
+    for (int i = 0; i < 3; ++i) {
+        QTreeView* view = m_views[i];
+        view->selectionModel()->clearSelection();
+        const int row = m_models[i]->rowOf(n);
+        if (row < 0)
+            continue;
+        const QModelIndex index = m_proxies[i]->mapFromSource(m_models[i]->index(row, 0));
+        if (index.isValid()) {
+            view->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+            view->scrollTo(index);
+        }
+    }
+    m_updatingControls = false;
+}
+
+} // namespace remat::ui

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "panels/decision_table_model.h"
+
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QTabWidget;
+class QTimer;
+class QTreeView;
+
+namespace remat::ui {
+
+class DecisionFilterProxy;
+class GraphDocument;
+class NodeSelection;
+
+/// Partitioner settings, the summary of the latest partition (and how it compares with
+/// PyTorch's recorded one), and sortable, filterable tables of saved, recomputed and banned
+/// nodes; clicking a row selects the node on the canvas.
+class PartitionPanel : public QWidget {
+    Q_OBJECT
+public:
+    PartitionPanel(GraphDocument* document, NodeSelection* selection, QWidget* parent = nullptr);
+
+    DecisionTableModel* savedModel() const { return m_models[0]; }
+    QTreeView* savedTable() const { return m_views[0]; }
+    QString summaryText() const;
+
+private:
+    void onGraphChanged();
+    void onSettingsChanged();
+    void onPartitionRequested();
+    void onPartitionChanged();
+    void onSelectionChanged(int origin);
+    void applySettingsFromControls();
+    void updateCompilerEnabled();
+
+    GraphDocument* m_document;
+    NodeSelection* m_selection;
+    QComboBox* m_partitioner;
+    QComboBox* m_rules;
+    QComboBox* m_compiler;
+    QLabel* m_summary;
+    QLabel* m_reference;
+    QLabel* m_status;
+    QLineEdit* m_filter;
+    QCheckBox* m_differencesOnly;
+    QTabWidget* m_tabs;
+    DecisionTableModel* m_models[3];
+    DecisionFilterProxy* m_proxies[3];
+    QTreeView* m_views[3];
+    bool m_updatingControls = false;
+    QTimer* m_refreshTimer;
+};
+
+} // namespace remat::ui
