@@ -131,6 +131,7 @@ public:
     }
 
     const std::array<std::int64_t, kMemoryCategoryCount>& liveBytes() const { return m_bytes; }
+    std::int64_t totalBytes() const { return m_total; }
 
     std::vector<LiveTensor> liveTensors() const
     {
@@ -180,6 +181,7 @@ private:
         m_live[i] = 1;
         m_category[i] = category;
         m_bytes[static_cast<std::size_t>(category)] += m_storages.bytes(s);
+        m_total += m_storages.bytes(s);
     }
     void allocateAll(NodeId n, MemoryCategory category)
     {
@@ -195,6 +197,7 @@ private:
             return;
         m_live[i] = 0;
         m_bytes[static_cast<std::size_t>(m_category[i])] -= m_storages.bytes(s);
+        m_total -= m_storages.bytes(s);
     }
 
     /// Last step (index into `nodes`) at which each storage is produced or read; -1 if never.
@@ -238,6 +241,7 @@ private:
     std::vector<char> m_recomputed;
     std::vector<char> m_savedNode;
     std::array<std::int64_t, kMemoryCategoryCount> m_bytes {};
+    std::int64_t m_total = 0; // the sum of m_bytes, kept as it changes: the peak is read every step
 };
 
 } // namespace
@@ -297,8 +301,7 @@ MemoryProfile MemorySimulator::run(const PartitionResult& result, const MemorySi
     {
         Simulator simulator(*m_graph, *m_storages, m_roles, m_touches, result, profile.backwardOrder);
         simulator.run(-1, [&](Phase phase, NodeId node, int step) {
-            MemoryStep current {phase, node, simulator.liveBytes()};
-            const std::int64_t total = current.total();
+            const std::int64_t total = simulator.totalBytes();
             if (total > profile.peakBytes || profile.peakStep < 0) {
                 profile.peakBytes = total;
                 profile.peakStep = step;
@@ -308,7 +311,7 @@ MemoryProfile MemorySimulator::run(const PartitionResult& result, const MemorySi
             if (phase == Phase::Forward)
                 profile.forwardSteps = step + 1;
             if (options.timeline)
-                profile.timeline.push_back(current);
+                profile.timeline.push_back({phase, node, simulator.liveBytes()});
         });
     }
     if (options.liveAtPeak && profile.peakStep >= 0) {
