@@ -5,21 +5,16 @@
 
 namespace remat {
 
-ExtractedGraph extractSubgraph(const WorkGraph& graph, std::span<const NodeId> inputs,
-                               std::span<const NodeId> outputs, const ExtractionRules& rules)
+std::vector<std::uint8_t> availability(const WorkGraph& graph, std::span<const NodeId> inputs,
+                                       const ExtractionRules& rules)
 {
     const JointGraph& joint = graph.graph();
-    const std::size_t count = joint.size();
-    enum : std::uint8_t { Input = 1, Valid = 2, Keep = 4 };
-    // One byte of state per node, reused across calls on this thread: the memory-budget sweep
-    // extracts thousands of graphs.
-    thread_local std::vector<std::uint8_t> state;
-    state.assign(count, 0);
+    std::vector<std::uint8_t> state(joint.size(), 0);
     for (NodeId n : inputs)
-        state[static_cast<std::size_t>(n)] = Input | Valid;
+        state[static_cast<std::size_t>(n)] = kInputNode | kAvailableNode;
     for (NodeId n : graph.order()) {
         const auto i = static_cast<std::size_t>(n);
-        if (state[i] & Input)
+        if (state[i] & kInputNode)
             continue;
         if (rules.forbidden && (*rules.forbidden)[i])
             continue;
@@ -28,50 +23,61 @@ ExtractedGraph extractSubgraph(const WorkGraph& graph, std::span<const NodeId> i
         case NodeOp::Output:
             break;
         case NodeOp::GetAttr:
-            state[i] |= Valid;
+            state[i] |= kAvailableNode;
             break;
         default: {
             bool ok = true;
             for (NodeId input : graph.inputs(n)) {
-                if (!(state[static_cast<std::size_t>(input)] & Valid)) {
+                if (!(state[static_cast<std::size_t>(input)] & kAvailableNode)) {
                     ok = false;
                     break;
                 }
             }
             if (ok)
-                state[i] |= Valid;
+                state[i] |= kAvailableNode;
         }
         }
     }
+    return state;
+}
 
-    // Dead-code elimination: keep what the outputs and the impure nodes need.
+ExtractedGraph extractAvailable(const WorkGraph& graph, std::span<const std::uint8_t> available,
+                                std::span<const NodeId> inputs, std::span<const NodeId> outputs,
+                                const ExtractionRules& rules)
+{
+    const JointGraph& joint = graph.graph();
+    const std::size_t count = joint.size();
+    // Which nodes the outputs and the impure nodes need; reused across calls on this thread: the
+    // memory-budget sweep extracts thousands of graphs.
+    thread_local std::vector<char> keep;
+    keep.assign(count, 0);
+    const auto isInput = [&](NodeId n) { return (available[static_cast<std::size_t>(n)] & kInputNode) != 0; };
+    const auto isAvailable = [&](NodeId n) { return (available[static_cast<std::size_t>(n)] & kAvailableNode) != 0; };
     std::vector<NodeId> stack;
     const auto need = [&](NodeId n) {
-        auto& s = state[static_cast<std::size_t>(n)];
-        if (!(s & Keep)) {
-            s |= Keep;
+        if (!keep[static_cast<std::size_t>(n)]) {
+            keep[static_cast<std::size_t>(n)] = 1;
             stack.push_back(n);
         }
     };
     for (NodeId out : outputs) {
         if (out == kNoNode)
             continue;
-        if (!(state[static_cast<std::size_t>(out)] & Valid))
+        if (!isAvailable(out))
             throw Error("the " + std::string(rules.graphName) + " graph must output '" + joint.node(out).name
                         + "', but it cannot be computed from that graph's inputs");
         need(out);
     }
     if (rules.impure) {
         for (NodeId n : graph.order()) {
-            const auto i = static_cast<std::size_t>(n);
-            if ((state[i] & (Valid | Input)) == Valid && (*rules.impure)[i])
+            if (isAvailable(n) && !isInput(n) && (*rules.impure)[static_cast<std::size_t>(n)])
                 need(n);
         }
     }
     while (!stack.empty()) {
         const NodeId n = stack.back();
         stack.pop_back();
-        if (state[static_cast<std::size_t>(n)] & Input)
+        if (isInput(n))
             continue;
         for (NodeId input : graph.inputs(n))
             need(input);
@@ -85,17 +91,23 @@ ExtractedGraph extractSubgraph(const WorkGraph& graph, std::span<const NodeId> i
             continue; // an input listed twice is one placeholder
         result.contains[static_cast<std::size_t>(n)] = 1;
         result.nodes.push_back(n);
-        if (!(state[static_cast<std::size_t>(n)] & Keep))
+        if (!keep[static_cast<std::size_t>(n)])
             result.unusedInputs.push_back(n);
     }
     for (NodeId n : graph.order()) {
         const auto i = static_cast<std::size_t>(n);
-        if ((state[i] & (Keep | Input)) == Keep) {
+        if (keep[i] && !isInput(n)) {
             result.contains[i] = 1;
             result.nodes.push_back(n);
         }
     }
     return result;
+}
+
+ExtractedGraph extractSubgraph(const WorkGraph& graph, std::span<const NodeId> inputs,
+                               std::span<const NodeId> outputs, const ExtractionRules& rules)
+{
+    return extractAvailable(graph, availability(graph, inputs, rules), inputs, outputs, rules);
 }
 
 } // namespace remat

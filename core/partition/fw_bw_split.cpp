@@ -38,6 +38,9 @@ ForwardBackwardSplitter::ForwardBackwardSplitter(const WorkGraph& graph, const O
             m_isTangent[i] = 1;
         }
     }
+    // What the forward can compute depends only on the primals: the same for every saved set.
+    const ExtractionRules forwardRules {&m_impure, m_placementRules ? &m_notInForward : nullptr, "forward"};
+    m_forwardAvailable = availability(graph, m_primals, forwardRules);
 }
 
 void ForwardBackwardSplitter::split(std::vector<NodeId> saved, PartitionResult& result) const
@@ -69,7 +72,7 @@ void ForwardBackwardSplitter::split(std::vector<NodeId> saved, PartitionResult& 
     }
     std::vector<NodeId> fwOutputs(m_graph.fwdOutputs().begin(), m_graph.fwdOutputs().end());
     fwOutputs.insert(fwOutputs.end(), saved.begin(), saved.end());
-    const ExtractedGraph fw = extractSubgraph(m_graph, m_primals, fwOutputs, forwardRules);
+    const ExtractedGraph fw = extractAvailable(m_graph, m_forwardAvailable, m_primals, fwOutputs, forwardRules);
 
     result.savedValues = std::move(saved);
     result.fwNodes = std::move(fw.nodes);

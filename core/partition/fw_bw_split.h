@@ -24,6 +24,7 @@ private:
     std::vector<NodeId> m_tangents; ///< backward inputs besides the saved values
     std::vector<char> m_isTangent;
     std::vector<std::int64_t> m_bytes; ///< numel x itemsize per node
+    std::vector<std::uint8_t> m_forwardAvailable;
     std::vector<char> m_impure;
     std::vector<char> m_notInForward;
     std::vector<char> m_notInBackward;
