@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The desktop app's entry: command line, main window, and the headless --screenshot/--measure runs.
+// The desktop app's entry: command line, main window, and the headless --screenshot/--measure/--export-* runs.
 #include "gui_entry.h"
 
 #include "app/command_line.h"
@@ -28,7 +28,7 @@ int runGui(int argc, char** argv)
     int exitCode = 0;
     if (!parseGuiOptions(app, options, exitCode))
         return exitCode;
-    const bool headless = !options.screenshot.isEmpty() || options.measure;
+    const bool headless = options.headless();
 
     MainWindow window;
     // Measuring starts from a cold layout cache so that the first picture is honest.

@@ -33,6 +33,34 @@ private Q_SLOTS:
         QVERIFY(*back == data);
     }
 
+    void budgetRoundTrip()
+    {
+        QTemporaryDir dir;
+        const QString graph = dir.filePath(QStringLiteral("g.json"));
+        ProjectData data;
+        data.rules = RuleSet::Torch113;
+        data.budgetMode = true;
+        data.budget = BudgetSettings {0.35, KnapsackSolver::Greedy, RuntimeEstimatorKind::Roofline, QStringLiteral("A100-SXM")};
+        QString error;
+        const QString path = ProjectFile::saveLocation(graph);
+        QVERIFY(ProjectFile::write(path, graph, data, &error));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray text = file.readAll();
+        QVERIFY(text.contains("\"partitioner\": \"budget\""));
+        QVERIFY(text.contains("\"solver\": \"greedy\""));
+        const auto back = ProjectFile::read(path, &error);
+        QVERIFY2(back, qPrintable(error));
+        QVERIFY(*back == data);
+
+        // Switching back off the budget keeps its settings, under the core partitioner's name.
+        data.budgetMode = false;
+        data.partitioner = PartitionerKind::MinCut;
+        QVERIFY(ProjectFile::write(path, graph, data, &error));
+        const auto again = ProjectFile::read(path, &error);
+        QVERIFY(again && *again == data);
+    }
+
     void unwritableFolderFallsBackToUserData()
     {
         // A folder that cannot take a file (here: one that does not exist) sends the project

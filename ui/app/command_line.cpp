@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "app/command_line.h"
 
+#include "budget/budget_planner.h"
+#include "partition/partition_options.h"
+
 #include <QCommandLineParser>
 #include <QCoreApplication>
 
@@ -42,7 +45,36 @@ bool parseGuiOptions(const QCoreApplication& app, GuiOptions& options, int& exit
     const QCommandLineOption repeats(QStringLiteral("repeats"),
                                      QCoreApplication::translate("main", "With --measure: how many tags to time (default 10)."),
                                      QStringLiteral("n"));
-    parser.addOptions({screenshot, zoom, select, tag, expand, size, measure, repeats});
+    const QCommandLineOption partitioner(QStringLiteral("partitioner"),
+                                         QCoreApplication::translate("main", "Partition with min-cut, default or budget (the memory budget)."),
+                                         QStringLiteral("min-cut|default|budget"));
+    const QCommandLineOption rules(QStringLiteral("rules"), QCoreApplication::translate("main", "Whose rules: torch-1.13 or newest."),
+                                   QStringLiteral("torch-1.13|newest"));
+    const QCommandLineOption budget(QStringLiteral("budget"),
+                                    QCoreApplication::translate("main", "Activation memory budget in [0, 1] (implies --partitioner budget)."),
+                                    QStringLiteral("b"));
+    const QCommandLineOption solver(QStringLiteral("solver"), QCoreApplication::translate("main", "The budget's knapsack solver (implies --partitioner budget)."),
+                                    QStringLiteral("dp|greedy|ilp"));
+    const QCommandLineOption estimator(QStringLiteral("estimator"), QCoreApplication::translate("main", "The budget's runtime estimator (implies --partitioner budget)."),
+                                       QStringLiteral("flops|testing|roofline"));
+    const QCommandLineOption device(QStringLiteral("device"),
+                                    QCoreApplication::translate("main", "Device profile of the roofline estimator (implies it)."),
+                                    QStringLiteral("name"));
+    const QCommandLineOption exportPlan(QStringLiteral("export-plan"),
+                                        QCoreApplication::translate("main", "Write the plan (JSON) once partitioned, then exit."),
+                                        QStringLiteral("file"));
+    const QCommandLineOption exportScript(QStringLiteral("export-script"),
+                                          QCoreApplication::translate("main", "Write the plan and a Python script that runs it (the plan "
+                                                                              "goes beside it unless --export-plan), then exit."),
+                                          QStringLiteral("file.py"));
+    const QCommandLineOption exportImage(QStringLiteral("export-image"),
+                                         QCoreApplication::translate("main", "Write the canvas as PNG or SVG (by suffix), then exit."),
+                                         QStringLiteral("file"));
+    const QCommandLineOption tools(QStringLiteral("tools"),
+                                   QCoreApplication::translate("main", "With --export-script: the folder holding apply_plan.py."),
+                                   QStringLiteral("dir"));
+    parser.addOptions({screenshot, zoom, select, tag, expand, size, measure, repeats, partitioner, rules, budget, solver, estimator,
+                       device, exportPlan, exportScript, exportImage, tools});
     if (!parser.parse(app.arguments())) {
         std::fprintf(stderr, "%s\n%s", qPrintable(parser.errorText()), qPrintable(parser.helpText()));
         exitCode = 2;
@@ -67,6 +99,41 @@ bool parseGuiOptions(const QCoreApplication& app, GuiOptions& options, int& exit
     options.measure = parser.isSet(measure);
     if (parser.isSet(repeats))
         options.measureRepeats = std::max(1, parser.value(repeats).toInt());
+    auto invalid = [&](const QString& message) {
+        std::fprintf(stderr, "remat-explorer: %s\n", qPrintable(message));
+        exitCode = 2;
+        return false;
+    };
+    options.partitioner = parser.value(partitioner);
+    if (!options.partitioner.isEmpty() && options.partitioner != QLatin1String("budget")
+        && !parsePartitioner(options.partitioner.toStdString()))
+        return invalid(QStringLiteral("--partitioner must be min-cut, default or budget, not \"%1\"").arg(options.partitioner));
+    options.rules = parser.value(rules);
+    if (!options.rules.isEmpty() && !parseRuleSet(options.rules.toStdString()))
+        return invalid(QStringLiteral("--rules must be torch-1.13 or newest, not \"%1\"").arg(options.rules));
+    if (parser.isSet(budget)) {
+        bool ok = false;
+        const double b = parser.value(budget).toDouble(&ok);
+        if (!ok || b < 0 || b > 1)
+            return invalid(QStringLiteral("--budget must be a number in [0, 1], not \"%1\"").arg(parser.value(budget)));
+        options.budget = b;
+    }
+    options.solver = parser.value(solver);
+    if (!options.solver.isEmpty() && !parseSolver(options.solver.toStdString()))
+        return invalid(QStringLiteral("--solver must be dp, greedy or ilp, not \"%1\"").arg(options.solver));
+    options.estimator = parser.value(estimator);
+    if (!options.estimator.isEmpty() && !parseEstimator(options.estimator.toStdString()))
+        return invalid(QStringLiteral("--estimator must be flops, testing or roofline, not \"%1\"").arg(options.estimator));
+    options.device = parser.value(device);
+    const bool budgetOptions = options.budget || !options.solver.isEmpty() || !options.estimator.isEmpty() || !options.device.isEmpty();
+    if (budgetOptions && !options.partitioner.isEmpty() && options.partitioner != QLatin1String("budget"))
+        return invalid(QStringLiteral("--budget, --solver, --estimator and --device only apply to --partitioner budget"));
+    if (!options.device.isEmpty() && !options.estimator.isEmpty() && options.estimator != QLatin1String("roofline"))
+        return invalid(QStringLiteral("--device only applies to the roofline estimator"));
+    options.exportPlan = parser.value(exportPlan);
+    options.exportScript = parser.value(exportScript);
+    options.exportImage = parser.value(exportImage);
+    options.tools = parser.value(tools);
     if (parser.isSet(size)) {
         const QStringList parts = parser.value(size).split(QLatin1Char('x'));
         if (parts.size() == 2 && parts[0].toInt() > 0 && parts[1].toInt() > 0)

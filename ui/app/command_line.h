@@ -4,6 +4,8 @@
 #include <QSize>
 #include <QStringList>
 
+#include <optional>
+
 class QCoreApplication;
 
 namespace remat::ui {
@@ -19,6 +21,23 @@ struct GuiOptions {
     QSize windowSize{1600, 1000};
     bool measure = false;     ///< print open / first picture / re-partition timings and exit
     int measureRepeats = 10;
+
+    // Partitioner settings applied before the screenshot and the exports (not saved).
+    QString partitioner;          ///< "min-cut", "default" or "budget"; empty: as the project file says
+    QString rules;                ///< "torch-1.13" or "newest"; empty: unchanged
+    std::optional<double> budget; ///< implies the budget partitioner
+    QString solver;               ///< dp, greedy, ilp
+    QString estimator;            ///< flops, testing, roofline (implied by device)
+    QString device;               ///< roofline device profile name
+
+    // Headless exports, written once partitioned and laid out.
+    QString exportPlan;   ///< plan JSON
+    QString exportScript; ///< Python script running the plan (the plan goes beside it unless exportPlan)
+    QString exportImage;  ///< canvas picture, PNG or SVG by suffix
+    QString tools;        ///< folder with apply_plan.py; default: the source tree's samples
+
+    /// Anything to do without a user (screenshot, measure, exports).
+    bool headless() const { return !screenshot.isEmpty() || measure || !exportPlan.isEmpty() || !exportScript.isEmpty() || !exportImage.isEmpty(); }
 };
 
 /// Parses the arguments; on --help/--version/errors prints and returns the exit code in `exitCode`.

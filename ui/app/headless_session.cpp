@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "app/headless_session.h"
 
+#include "app/export_actions.h"
 #include "app/main_window.h"
 #include "canvas/graph_canvas.h"
 #include "canvas/graph_scene.h"
 #include "canvas/graph_view.h"
 #include "document/graph_document.h"
 #include "document/node_selection.h"
+#include "document/plan_export.h"
 #include "model/policy_names.h"
 
 #include <QApplication>
@@ -103,6 +105,7 @@ void HeadlessSession::queueScreenshotSteps()
             }
             m_window->document()->tagNodes({n}, *policy == CheckpointPolicy::None ? std::nullopt : std::optional(*policy));
         }
+        applyPartitionerOptions();
     });
     if (!m_options.expand.isEmpty()) {
         then([this] {
@@ -144,6 +147,9 @@ void HeadlessSession::queueScreenshotSteps()
                 view->centerOn(box->box().center());
         }
     });
+    queueExportSteps();
+    if (m_options.screenshot.isEmpty())
+        return;
     then([this] {
         QApplication::processEvents();
         const QPixmap picture = m_window->grab();
@@ -153,6 +159,80 @@ void HeadlessSession::queueScreenshotSteps()
         }
         std::printf("wrote %s (%dx%d)\n", qPrintable(m_options.screenshot), picture.width(), picture.height());
     });
+}
+
+void HeadlessSession::applyPartitionerOptions()
+{
+    GraphDocument* doc = m_window->document();
+    // Budget options imply the budget partitioner (the command line rejects them with another one).
+    const bool budgetOptions = m_options.budget || !m_options.solver.isEmpty() || !m_options.estimator.isEmpty() || !m_options.device.isEmpty();
+    const bool budget = m_options.partitioner == QLatin1String("budget")
+        || (m_options.partitioner.isEmpty() && (budgetOptions || doc->budgetMode()));
+    PartitionerKind kind = doc->partitioner();
+    if (!budget && !m_options.partitioner.isEmpty())
+        kind = parsePartitioner(m_options.partitioner.toStdString()).value_or(kind);
+    const RuleSet rules = m_options.rules.isEmpty() ? doc->rules() : parseRuleSet(m_options.rules.toStdString()).value_or(doc->rules());
+    BudgetSettings settings = doc->budgetSettings();
+    if (m_options.budget)
+        settings.budget = *m_options.budget;
+    if (!m_options.solver.isEmpty())
+        settings.solver = parseSolver(m_options.solver.toStdString()).value_or(settings.solver);
+    if (!m_options.estimator.isEmpty())
+        settings.estimator = parseEstimator(m_options.estimator.toStdString()).value_or(settings.estimator);
+    if (!m_options.device.isEmpty()) {
+        settings.device = m_options.device;
+        if (m_options.estimator.isEmpty())
+            settings.estimator = RuntimeEstimatorKind::Roofline; // as the command line: --device implies roofline
+    }
+    doc->setBudgetSettings(settings);
+    doc->setPartitionSettings(kind, rules, doc->compiler(), budget);
+}
+
+void HeadlessSession::queueExportSteps()
+{
+    ExportActions* exports = m_window->exportActions();
+    // A failed partition fails the run: an export should never quietly write nothing.
+    if (!m_options.exportPlan.isEmpty() || !m_options.exportScript.isEmpty()) {
+        then([this] {
+            const PartitionOutcomePtr outcome = m_window->document()->outcome();
+            if (outcome && !outcome->ok())
+                fail(outcome->error);
+        });
+    }
+    if (!m_options.exportPlan.isEmpty()) {
+        then([this, exports] {
+            if (const QString error = exports->exportPlan(m_options.exportPlan); !error.isEmpty())
+                fail(error);
+            else
+                std::printf("wrote %s\n", qPrintable(m_options.exportPlan));
+        });
+    }
+    if (!m_options.exportScript.isEmpty()) {
+        then([this, exports] {
+            const QString tools = m_options.tools.isEmpty() ? defaultToolsDir() : m_options.tools;
+            if (tools.isEmpty()) {
+                fail(QStringLiteral("--export-script: cannot find apply_plan.py; give --tools DIR"));
+                return;
+            }
+            QString plan = m_options.exportPlan;
+            if (plan.isEmpty())
+                plan = planPathForScript(m_options.exportScript);
+            if (const QString error = exports->exportPlanAndScript(plan, m_options.exportScript, tools); !error.isEmpty()) {
+                fail(error);
+                return;
+            }
+            std::printf("wrote %s and %s; run it with:\n  %s\n", qPrintable(plan), qPrintable(m_options.exportScript),
+                        qPrintable(scriptCommand(m_options.exportScript)));
+        });
+    }
+    if (!m_options.exportImage.isEmpty()) {
+        then([this, exports] {
+            if (const QString error = exports->exportImage(m_options.exportImage); !error.isEmpty())
+                fail(error);
+            else
+                std::printf("wrote %s\n", qPrintable(m_options.exportImage));
+        });
+    }
 }
 
 void HeadlessSession::openAndMeasure(const QString& label)

@@ -15,8 +15,8 @@ namespace remat::ui {
 
 class MainWindow;
 
-/// Drives the main window without a user, for --screenshot and --measure: a queue of steps,
-/// each started once the window is idle (nothing opening, laying out or partitioning).
+/// Drives the main window without a user, for --screenshot, --measure and --export-*: a queue of
+/// steps, each started once the window is idle (nothing opening, laying out or partitioning).
 class HeadlessSession : public QObject {
     Q_OBJECT
 public:
@@ -33,6 +33,8 @@ private:
     void next();
     void fail(const QString& message);
     void queueScreenshotSteps();
+    void applyPartitionerOptions();
+    void queueExportSteps();
     void queueMeasureSteps();
     void openAndMeasure(const QString& label);
     void measureTags(NodeId node);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/main_window.h"
 
+#include "app/export_actions.h"
 #include "app/preferences_dialog.h"
 #include "app/settings.h"
 #include "app/tag_actions.h"
@@ -12,9 +13,6 @@
 #include "document/graph_document.h"
 #include "document/graph_opener.h"
 #include "document/node_selection.h"
-#include "graph/error.h"
-#include "io/file_text.h"
-#include "io/plan_json.h"
 #include "model/node_finder.h"
 #include "model/node_text.h"
 #include "panels/node_inspector.h"
@@ -26,12 +24,10 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QImageWriter>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QPainter>
 #include <QStatusBar>
 #include <QStyle>
 #include <QToolBar>
@@ -117,12 +113,7 @@ void MainWindow::createActions()
     m_sampleAction = new QAction(tr("Open &Bundled Sample"), this);
     connect(m_sampleAction, &QAction::triggered, this, [this] { openFile(bundledSamplePath()); });
 
-    m_exportPlanAction = new QAction(tr("Export Partition &Plan…"), this);
-    m_exportPlanAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
-    connect(m_exportPlanAction, &QAction::triggered, this, &MainWindow::exportPlan);
-    m_savePictureAction = new QAction(tr("Export Canvas as &Image…"), this);
-    m_savePictureAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
-    connect(m_savePictureAction, &QAction::triggered, this, &MainWindow::savePicture);
+    m_exportActions = new ExportActions(m_document, m_canvas->scene(), this);
 
     m_quitAction = new QAction(tr("&Quit"), this);
     m_quitAction->setShortcut(QKeySequence::Quit);
@@ -268,8 +259,7 @@ void MainWindow::createMenus()
     file->addAction(m_sampleAction);
     file->addSeparator();
     QMenu* exportMenu = file->addMenu(tr("&Export"));
-    exportMenu->addAction(m_exportPlanAction);
-    exportMenu->addAction(m_savePictureAction);
+    m_exportActions->addTo(exportMenu);
     file->addSeparator();
     file->addAction(m_quitAction);
 
@@ -401,7 +391,9 @@ void MainWindow::connectDocument()
     connect(m_document, &GraphDocument::partitionChanged, this, [this](PartitionOutcomePtr outcome) {
         if (outcome && !outcome->ok())
             statusBar()->showMessage(tr("The partitioner failed: %1").arg(outcome->error), 10000);
+        m_exportActions->updateEnabled();
     });
+    connect(m_exportActions, &ExportActions::exported, this, [this](const QString& message) { statusBar()->showMessage(message, 8000); });
 }
 
 // ---------------------------------------------------------------- opening
@@ -594,8 +586,7 @@ void MainWindow::updateActions()
     const bool grouped = hasGraph && !m_document->graph()->groups.empty();
     m_expandAllAction->setEnabled(grouped);
     m_collapseAllAction->setEnabled(grouped);
-    m_exportPlanAction->setEnabled(hasGraph);
-    m_savePictureAction->setEnabled(hasGraph);
+    m_exportActions->updateEnabled();
 }
 
 void MainWindow::updateTitle()
@@ -606,6 +597,7 @@ void MainWindow::updateTitle()
 
 void MainWindow::onPictureReady(const CanvasTimings& timings)
 {
+    m_exportActions->updateEnabled();
     m_timingLabel->setText(timings.cached ? tr("layout: cached") : tr("layout: %1 ms (%2)").arg(timings.layoutSeconds * 1000, 0, 'f', 0).arg(timings.engine));
     const std::size_t boxes = m_canvas->scene()->boxCount();
     const LoadedGraphPtr graph = m_document->graph();
@@ -641,46 +633,6 @@ void MainWindow::showShortcuts()
     add(tr("Double-click, Ctrl+→ / Ctrl+←"), tr("Expand a group / collapse the group around the selection"));
     add(tr("M, L, D"), tr("Overview map, legend, differences from PyTorch"));
     QMessageBox::information(this, tr("Keyboard Shortcuts"), QStringLiteral("<table cellspacing='6'>%1</table>").arg(rows));
-}
-
-void MainWindow::exportPlan()
-{
-    const LoadedGraphPtr graph = m_document->graph();
-    const PartitionOutcomePtr outcome = m_document->outcome();
-    if (!graph || !outcome || !outcome->ok()) {
-        QMessageBox::information(this, tr("Export Partition Plan"), tr("There is no partition to export yet."));
-        return;
-    }
-    const QString suggested = QFileInfo(graph->path).completeBaseName() + QStringLiteral(".plan.json");
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export Partition Plan"), suggested, tr("Plan JSON (*.json)"));
-    if (path.isEmpty())
-        return;
-    try {
-        writeFileAtomically(path.toStdString(), planToJson(graph->graph, *outcome->result));
-        statusBar()->showMessage(tr("Plan written to %1").arg(path), 5000);
-    } catch (const Error& e) {
-        QMessageBox::critical(this, tr("Export Partition Plan"), QString::fromUtf8(e.what()));
-    }
-}
-
-void MainWindow::savePicture()
-{
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export Canvas as Image"), QStringLiteral("canvas.png"),
-                                                      tr("PNG image (*.png)"));
-    if (path.isEmpty())
-        return;
-    GraphScene* scene = m_canvas->scene();
-    const QRectF source = scene->sceneRect();
-    // Whole picture, at most 8000 pixels on its long side.
-    const double scale = std::min(2.0, 8000.0 / std::max(source.width(), source.height()));
-    QImage image((source.size() * scale).toSize(), QImage::Format_ARGB32_Premultiplied);
-    image.fill(Qt::white);
-    QPainter painter(&image);
-    painter.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
-    scene->render(&painter, QRectF(QPointF(0, 0), image.size()), source);
-    painter.end();
-    if (!image.save(path))
-        QMessageBox::critical(this, tr("Export Canvas as Image"), tr("Could not write %1").arg(path));
 }
 
 } // namespace remat::ui

@@ -13,6 +13,7 @@ class QMenu;
 
 namespace remat::ui {
 
+class ExportActions;
 class GraphCanvas;
 class GraphDocument;
 class GraphOpener;
@@ -45,6 +46,7 @@ public:
     NodeInspector* inspector() const { return m_inspector; }
     GraphOpener* opener() const { return m_opener; }
     TagActions* tagActions() const { return m_tagActions; }
+    ExportActions* exportActions() const { return m_exportActions; }
     /// Opening, laying out or partitioning is in progress.
     bool isBusy() const;
 
@@ -78,8 +80,6 @@ private:
     void showOpenDialog();
     void showPreferences();
     void showShortcuts();
-    void exportPlan();
-    void savePicture();
     void onFindTextChanged(const QString& text);
     void onPictureReady(const CanvasTimings& timings);
 
@@ -90,6 +90,7 @@ private:
     PartitionPanel* m_partitionPanel = nullptr;
     NodeInspector* m_inspector = nullptr;
     TagActions* m_tagActions = nullptr;
+    ExportActions* m_exportActions = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     QLabel* m_graphLabel = nullptr;
@@ -103,8 +104,6 @@ private:
 
     QAction* m_openAction = nullptr;
     QAction* m_sampleAction = nullptr;
-    QAction* m_exportPlanAction = nullptr;
-    QAction* m_savePictureAction = nullptr;
     QAction* m_quitAction = nullptr;
     QAction* m_undoAction = nullptr;
     QAction* m_redoAction = nullptr;

@@ -51,6 +51,8 @@ void GraphDocument::setGraph(LoadedGraphPtr graph)
     m_partitioner = PartitionerKind::MinCut;
     m_rules = RuleSet::Torch113;
     m_compiler = OpListCompiler::Nvfuser;
+    m_budgetMode = false;
+    m_budget = {};
     m_projectPath = ProjectFile::saveLocation(m_graph->path);
     m_savedData = {};
 
@@ -69,6 +71,8 @@ void GraphDocument::setGraph(LoadedGraphPtr graph)
             m_partitioner = data->partitioner.value_or(m_partitioner);
             m_rules = data->rules.value_or(m_rules);
             m_compiler = data->compiler.value_or(m_compiler);
+            m_budgetMode = data->budgetMode;
+            m_budget = data->budget.value_or(m_budget);
             m_savedData = *data;
             if (unknown > 0)
                 Q_EMIT projectProblem(tr("%1: %2 tags name nodes this graph does not have; they were ignored")
@@ -157,15 +161,35 @@ PartitionOptions GraphDocument::partitionOptions() const
     return options;
 }
 
-void GraphDocument::setPartitionSettings(PartitionerKind partitioner, RuleSet rules, OpListCompiler compiler)
+PartitionRequest GraphDocument::partitionRequest() const
 {
-    if (partitioner == m_partitioner && rules == m_rules && compiler == m_compiler)
+    PartitionRequest request {partitionOptions(), std::nullopt};
+    if (m_budgetMode)
+        request.budget = m_budget;
+    return request;
+}
+
+void GraphDocument::setPartitionSettings(PartitionerKind partitioner, RuleSet rules, OpListCompiler compiler, bool budgetMode)
+{
+    if (partitioner == m_partitioner && rules == m_rules && compiler == m_compiler && budgetMode == m_budgetMode)
         return;
     m_partitioner = partitioner;
     m_rules = rules;
     m_compiler = compiler;
+    m_budgetMode = budgetMode;
     Q_EMIT partitionSettingsChanged();
     repartition();
+    scheduleSave();
+}
+
+void GraphDocument::setBudgetSettings(const BudgetSettings& settings)
+{
+    if (settings == m_budget)
+        return;
+    m_budget = settings;
+    Q_EMIT partitionSettingsChanged();
+    if (m_budgetMode)
+        repartition();
     scheduleSave();
 }
 
@@ -173,7 +197,7 @@ void GraphDocument::repartition()
 {
     if (!m_graph || m_graph->graph.kind() == GraphKind::Forward)
         return;
-    m_runner->request(partitionOptions());
+    m_runner->request(partitionRequest());
     Q_EMIT partitionRequested();
 }
 
@@ -189,6 +213,9 @@ ProjectData GraphDocument::projectData() const
         data.rules = m_rules;
     if (m_compiler != OpListCompiler::Nvfuser || m_savedData.compiler)
         data.compiler = m_compiler;
+    data.budgetMode = m_budgetMode;
+    if (m_budget != BudgetSettings {} || m_savedData.budget)
+        data.budget = m_budget;
     return data;
 }
 

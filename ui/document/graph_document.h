@@ -42,10 +42,19 @@ public:
     void applyOverrides(const std::vector<TagChange>& changes);
 
     PartitionOptions partitionOptions() const; ///< settings plus the tags in force
+    /// What the runner is asked: the options, and the budget settings in budget mode.
+    PartitionRequest partitionRequest() const;
     PartitionerKind partitioner() const { return m_partitioner; }
     RuleSet rules() const { return m_rules; }
     OpListCompiler compiler() const { return m_compiler; }
-    void setPartitionSettings(PartitionerKind partitioner, RuleSet rules, OpListCompiler compiler);
+    /// The memory-budget partitioner (choose_saved_values_set) instead of `partitioner()`: min-cut
+    /// under the newest rules whatever `rules()` says (kept for when the user switches back).
+    bool budgetMode() const { return m_budgetMode; }
+    const BudgetSettings& budgetSettings() const { return m_budget; }
+    void setPartitionSettings(PartitionerKind partitioner, RuleSet rules, OpListCompiler compiler, bool budgetMode = false);
+    /// Re-partitions at once in budget mode (the runner drops stale results, so a dragged slider
+    /// only ever waits for the latest budget).
+    void setBudgetSettings(const BudgetSettings& settings);
     PartitionOutcomePtr outcome() const { return m_outcome; }
     bool isPartitioning() const { return m_runner->isBusy(); }
 
@@ -77,6 +86,8 @@ private:
     PartitionerKind m_partitioner = PartitionerKind::MinCut;
     RuleSet m_rules = RuleSet::Torch113;
     OpListCompiler m_compiler = OpListCompiler::Nvfuser;
+    bool m_budgetMode = false;
+    BudgetSettings m_budget;
     PartitionOutcomePtr m_outcome;
     QString m_projectPath;
     ProjectData m_savedData;

@@ -27,6 +27,18 @@ QByteArray readAll(const QString& path)
     return file.readAll();
 }
 
+/// The path the core records as the graph's file, for its messages and for a plan script, which
+/// rebuilds the model relative to the graph's folder: absolute for a file on disk; for the
+/// bundled sample, its original in the source tree when that is still there.
+std::string corePath(const QString& path)
+{
+    if (path.startsWith(QLatin1String(":/"))) {
+        const QString original = QStringLiteral(REMAT_SOURCE_DIR "/") + path.mid(2);
+        return (QFileInfo::exists(original) ? original : QFileInfo(path).fileName()).toStdString();
+    }
+    return QFileInfo(path).absoluteFilePath().toStdString();
+}
+
 } // namespace
 
 GraphOpener::GraphOpener(QObject* parent)
@@ -84,7 +96,7 @@ GraphOpener::OpenResult GraphOpener::load(const QString& path, quint64 ticket, c
         if (stale())
             return {{}, {}, true};
         report(QObject::tr("Parsing %1 (%2 MB)…").arg(QFileInfo(path).fileName()).arg(bytes.size() / 1e6, 0, 'f', 1), 150);
-        JointGraph graph = loadGraphText(bytes.toStdString(), QFileInfo(path).fileName().toStdString());
+        JointGraph graph = loadGraphText(bytes.toStdString(), corePath(path));
         const double loadSeconds = static_cast<double>(timer.nsecsElapsed()) * 1e-9;
         if (stale())
             return {{}, {}, true};

@@ -21,9 +21,36 @@ namespace {
 constexpr int kProjectVersion = 1;
 const QLatin1String kFormat("remat-explorer-project");
 
+// The memory-budget partitioner is the app's, not one of the core's PartitionerKinds. Choosing it
+// replaces the min-cut/default choice in the file (switching back starts from min-cut).
+const QLatin1String kBudgetPartitioner("budget");
+
 bool isResource(const QString& path)
 {
     return path.startsWith(QLatin1String(":/")) || path.startsWith(QLatin1String("qrc:"));
+}
+
+BudgetSettings readBudget(const QJsonObject& object)
+{
+    BudgetSettings settings;
+    settings.budget = object.value(QLatin1String("budget")).toDouble(settings.budget);
+    if (auto s = parseSolver(object.value(QLatin1String("solver")).toString().toStdString()))
+        settings.solver = *s;
+    if (auto e = parseEstimator(object.value(QLatin1String("estimator")).toString().toStdString()))
+        settings.estimator = *e;
+    settings.device = object.value(QLatin1String("device")).toString();
+    return settings;
+}
+
+QJsonObject writeBudget(const BudgetSettings& settings)
+{
+    QJsonObject object;
+    object.insert(QLatin1String("budget"), settings.budget);
+    object.insert(QLatin1String("solver"), toQString(solverName(settings.solver)));
+    object.insert(QLatin1String("estimator"), toQString(estimatorName(settings.estimator)));
+    if (!settings.device.isEmpty())
+        object.insert(QLatin1String("device"), settings.device);
+    return object;
 }
 
 } // namespace
@@ -88,12 +115,17 @@ std::optional<ProjectData> read(const QString& path, QString* error)
             data.tags[it.key().toStdString()] = *policy;
     }
     const QJsonObject partition = root.value(QLatin1String("partition")).toObject();
-    if (auto p = parsePartitioner(partition.value(QLatin1String("partitioner")).toString().toStdString()))
+    const QString partitioner = partition.value(QLatin1String("partitioner")).toString();
+    if (partitioner == kBudgetPartitioner)
+        data.budgetMode = true;
+    else if (auto p = parsePartitioner(partitioner.toStdString()))
         data.partitioner = p;
     if (auto r = parseRuleSet(partition.value(QLatin1String("rules")).toString().toStdString()))
         data.rules = r;
     if (auto c = parseCompiler(partition.value(QLatin1String("compiler")).toString().toStdString()))
         data.compiler = c;
+    if (const QJsonValue budget = partition.value(QLatin1String("budget")); budget.isObject())
+        data.budget = readBudget(budget.toObject());
     return data;
 }
 
@@ -108,12 +140,16 @@ bool write(const QString& path, const QString& graphPath, const ProjectData& dat
         tags.insert(QString::fromStdString(name), QLatin1String(policyName(policy)));
     root.insert(QLatin1String("tags"), tags);
     QJsonObject partition;
-    if (data.partitioner)
+    if (data.budgetMode)
+        partition.insert(QLatin1String("partitioner"), kBudgetPartitioner);
+    else if (data.partitioner)
         partition.insert(QLatin1String("partitioner"), toQString(partitionerName(*data.partitioner)));
     if (data.rules)
         partition.insert(QLatin1String("rules"), toQString(ruleSetName(*data.rules)));
     if (data.compiler)
         partition.insert(QLatin1String("compiler"), toQString(compilerName(*data.compiler)));
+    if (data.budget)
+        partition.insert(QLatin1String("budget"), writeBudget(*data.budget));
     root.insert(QLatin1String("partition"), partition);
     QDir().mkpath(QFileInfo(path).absolutePath());
     try {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/budget_settings.h"
 #include "model/policy_names.h"
 #include "partition/partition_options.h"
 
@@ -20,6 +21,9 @@ struct ProjectData {
     std::optional<PartitionerKind> partitioner;
     std::optional<RuleSet> rules;
     std::optional<OpListCompiler> compiler;
+    /// The memory-budget partitioner is chosen (written as partitioner "budget").
+    bool budgetMode = false;
+    std::optional<BudgetSettings> budget;
 
     bool operator==(const ProjectData&) const = default;
 };

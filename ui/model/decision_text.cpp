@@ -4,6 +4,10 @@
 #include <QObject>
 #include <QStringList>
 
+#include <algorithm>
+
+#include "budget/region_budget.h"
+#include "model/budget_outcome.h"
 #include "model/policy_names.h"
 #include "model/node_text.h"
 #include "model/qt_strings.h"
@@ -48,9 +52,18 @@ QString decisionReason(const LoadedGraph& graph, const PartitionOutcome* outcome
     const int ban = outcome->banIndex.empty() ? -1 : outcome->banIndex[static_cast<std::size_t>(n)];
     if (ban >= 0)
         parts << QObject::tr("Banned from recomputation: %1.").arg(QString::fromStdString(r.banned[static_cast<std::size_t>(ban)].reason));
+    // Under a memory budget, two stages run no min-cut, and the knapsack decides some recomputations.
+    const BudgetedPlan* budget = outcome->budget ? outcome->budget->plan.get() : nullptr;
+    const bool noCut = budget && (budget->stage == BudgetStage::KeepInputs || budget->stage == BudgetStage::MustSaveOnly);
+    const auto& allowed = budget ? budget->decision.recomputable : std::vector<NodeId> {};
+    const bool knapsackAllowed = std::find(allowed.begin(), allowed.end(), n) != allowed.end();
     if (f & Saved) {
         if (tag == CheckpointPolicy::MustSave)
             parts << QObject::tr("Tagged MUST_SAVE: the partitioner has to keep it.");
+        else if (noCut)
+            parts << QObject::tr("Memory budget %1 (%2): only graph inputs, MUST_SAVE nodes and values that must stay in the "
+                                 "forward are saved.")
+                         .arg(toQString(pythonFloat(budget->budget)), toQString(stageName(budget->stage)));
         else if (minCut)
             parts << QObject::tr("Its save edge is in the minimum cut: keeping it is cheaper than recomputing "
                                  "what the backward needs from it.");
@@ -59,6 +72,14 @@ QString decisionReason(const LoadedGraph& graph, const PartitionOutcome* outcome
     } else if (f & Recomputed) {
         if (tag == CheckpointPolicy::MustRecompute || tag == CheckpointPolicy::PreferRecompute)
             parts << QObject::tr("Tagged %1: the backward computes it again from saved values.").arg(tagName);
+        else if (noCut)
+            parts << QObject::tr("Memory budget %1 (%2): the backward recomputes everything it can.")
+                         .arg(toQString(pythonFloat(budget->budget)), toQString(stageName(budget->stage)));
+        else if (knapsackAllowed)
+            parts << QObject::tr("The memory budget's knapsack allowed recomputing it (one of the %1 banned nodes it stopped "
+                                 "saving to fit budget %2); the min-cut then recomputed it.")
+                         .arg(budget->decision.knapsack.recomputed.size())
+                         .arg(toQString(pythonFloat(budget->budget)));
         else
             parts << QObject::tr("Cheaper to recompute from saved values than to keep: its save edge is not in the cut.");
     }

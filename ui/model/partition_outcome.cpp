@@ -42,11 +42,17 @@ PartitionOutcomePtr runPartition(const LoadedGraph& loaded, const PartitionOptio
         return outcome;
     }
     outcome->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    describePartition(*outcome, loaded, referenceKeyFor(graph, options));
+    return outcome;
+}
 
-    const PartitionResult& r = *outcome->result;
-    auto& flags = outcome->flags;
+void describePartition(PartitionOutcome& outcome, const LoadedGraph& loaded, const QString& referenceKey)
+{
+    const JointGraph& graph = loaded.graph;
+    const PartitionResult& r = *outcome.result;
+    auto& flags = outcome.flags;
     flags.assign(graph.size(), 0);
-    outcome->banIndex.assign(graph.size(), -1);
+    outcome.banIndex.assign(graph.size(), -1);
     auto mark = [&](NodeId n, DecisionFlag f) { flags[static_cast<std::size_t>(n)] |= f; };
     for (NodeId n : r.savedValues)
         mark(n, Saved);
@@ -60,33 +66,33 @@ PartitionOutcomePtr runPartition(const LoadedGraph& loaded, const PartitionOptio
         mark(n, DceRemoved);
     for (std::size_t i = 0; i < r.banned.size(); ++i) {
         mark(r.banned[i].node, Banned);
-        outcome->banIndex[static_cast<std::size_t>(r.banned[i].node)] = static_cast<int>(i);
+        outcome.banIndex[static_cast<std::size_t>(r.banned[i].node)] = static_cast<int>(i);
     }
     for (std::size_t i = 0; i < r.mergedInto.size() && i < graph.size(); ++i) {
         if (r.mergedInto[i] != kNoNode)
             flags[i] |= CseMerged;
     }
 
-    outcome->referenceKey = referenceKeyFor(graph, options);
-    if (!outcome->referenceKey.isEmpty()) {
-        const RecordedPartition* ref = graph.recordedPartition(outcome->referenceKey.toStdString());
+    if (!referenceKey.isEmpty() && graph.recordedPartition(referenceKey.toStdString()))
+        outcome.referenceKey = referenceKey;
+    if (!outcome.referenceKey.isEmpty()) {
+        const RecordedPartition* ref = graph.recordedPartition(outcome.referenceKey.toStdString());
         for (const auto& name : ref->savedValues) {
             const NodeId n = graph.find(name);
             if (n == kNoNode)
                 continue;
             mark(n, ReferenceSaved);
-            outcome->referenceSavedBytes += loaded.bytesOf(n);
+            outcome.referenceSavedBytes += loaded.bytesOf(n);
         }
         for (std::size_t i = 0; i < graph.size(); ++i) {
             const bool ours = flags[i] & Saved;
             const bool theirs = flags[i] & ReferenceSaved;
             if (ours && !theirs)
-                outcome->onlyOurs.push_back(static_cast<NodeId>(i));
+                outcome.onlyOurs.push_back(static_cast<NodeId>(i));
             else if (theirs && !ours)
-                outcome->onlyReference.push_back(static_cast<NodeId>(i));
+                outcome.onlyReference.push_back(static_cast<NodeId>(i));
         }
     }
-    return outcome;
 }
 
 } // namespace remat::ui

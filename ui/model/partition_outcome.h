@@ -12,6 +12,8 @@
 
 namespace remat::ui {
 
+struct BudgetOutcome;
+
 /// Per-node facts about one partition, packed for painting 17k nodes without lookups.
 enum DecisionFlag : std::uint16_t {
     Saved = 1 << 0,         ///< crosses from the forward to the backward
@@ -37,7 +39,9 @@ struct PartitionOutcome {
     std::vector<NodeId> onlyOurs;      ///< saved by us, not by the reference
     std::vector<NodeId> onlyReference; ///< saved by the reference, not by us
     std::int64_t referenceSavedBytes = 0;
-    double seconds = 0; ///< wall time of partitionGraph
+    double seconds = 0; ///< wall time of partitionGraph (of the budget plan)
+    /// The memory-budget partitioner's plan and numbers; null for the other partitioners.
+    std::shared_ptr<const BudgetOutcome> budget;
 
     bool ok() const { return result != nullptr; }
     std::uint16_t flagsOf(NodeId n) const { return flags.empty() ? 0 : flags[static_cast<std::size_t>(n)]; }
@@ -49,6 +53,10 @@ using PartitionOutcomePtr = std::shared_ptr<const PartitionOutcome>;
 /// Which recorded PyTorch partition matches these options ("min_cut", "min_cut_inductor",
 /// "default"), or empty when the file has none.
 QString referenceKeyFor(const JointGraph& graph, const PartitionOptions& options);
+
+/// Fills the per-node view of `outcome.result` (flags, bans) and compares it with the recorded
+/// partition `referenceKey` (when the file has it).
+void describePartition(PartitionOutcome& outcome, const LoadedGraph& graph, const QString& referenceKey);
 
 /// Runs the partitioner and derives the per-node view of its result. Never throws: a failure is
 /// returned in `error` with the core's message.

@@ -3,8 +3,11 @@
 
 #include "document/graph_document.h"
 #include "document/node_selection.h"
+#include "model/budget_text.h"
 #include "model/decision_text.h"
 #include "model/node_text.h"
+#include "model/qt_strings.h"
+#include "panels/budget_controls.h"
 #include "panels/decision_filter_proxy.h"
 
 #include <QCheckBox>
@@ -19,6 +22,17 @@
 #include <QVBoxLayout>
 
 namespace remat::ui {
+namespace {
+
+// The partitioner combo's data: the core's names, plus the app's memory-budget partitioner.
+const QLatin1String kBudget("budget");
+
+QString kindName(PartitionerKind kind)
+{
+    return toQString(partitionerName(kind));
+}
+
+} // namespace
 
 PartitionPanel::PartitionPanel(GraphDocument* document, NodeSelection* selection, QWidget* parent)
     : QWidget(parent)
@@ -27,6 +41,8 @@ PartitionPanel::PartitionPanel(GraphDocument* document, NodeSelection* selection
     , m_partitioner(new QComboBox(this))
     , m_rules(new QComboBox(this))
     , m_compiler(new QComboBox(this))
+    , m_budget(new BudgetControls(this))
+    , m_budgetNote(new QLabel(this))
     , m_summary(new QLabel(this))
     , m_reference(new QLabel(this))
     , m_status(new QLabel(this))
@@ -43,20 +59,27 @@ PartitionPanel::PartitionPanel(GraphDocument* document, NodeSelection* selection
     layout->setContentsMargins(6, 6, 6, 6);
     auto* form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    // The combo data are the core's own names, so a new partitioner (budget) is one more entry.
-    m_partitioner->addItem(tr("min-cut (min_cut_rematerialization_partition)"), static_cast<int>(PartitionerKind::MinCut));
-    m_partitioner->addItem(tr("default (default_partition)"), static_cast<int>(PartitionerKind::Default));
+    // The combo data are the core's own names; the memory budget is the app's own entry.
+    m_partitioner->addItem(tr("min-cut (min_cut_rematerialization_partition)"), kindName(PartitionerKind::MinCut));
+    m_partitioner->addItem(tr("default (default_partition)"), kindName(PartitionerKind::Default));
+    m_partitioner->addItem(tr("memory budget (choose_saved_values_set)"), kBudget);
+    m_partitioner->setItemData(2, tr("The newest min-cut under an activation memory budget: PyTorch's knapsack over what to recompute"),
+                               Qt::ToolTipRole);
     m_rules->addItem(tr("torch 1.13"), static_cast<int>(RuleSet::Torch113));
     m_rules->addItem(tr("newest PyTorch"), static_cast<int>(RuleSet::Newest));
     m_compiler->addItem(tr("nvfuser"), static_cast<int>(OpListCompiler::Nvfuser));
     m_compiler->addItem(tr("inductor"), static_cast<int>(OpListCompiler::Inductor));
     m_partitioner->setToolTip(tr("Which PyTorch partitioner to run"));
-    m_rules->setToolTip(tr("Whose rules: Debian's torch 1.13.1, or the newest partitioners.py"));
     m_compiler->setToolTip(tr("torch 1.13's min-cut picks its recomputable-op list by compiler"));
     form->addRow(tr("Partitioner:"), m_partitioner);
     form->addRow(tr("Rules:"), m_rules);
     form->addRow(tr("Op lists:"), m_compiler);
     layout->addLayout(form);
+    m_budgetNote->setText(tr("The memory budget exists only in the newest PyTorch: its rules are used, whatever Rules says."));
+    m_budgetNote->setWordWrap(true);
+    m_budgetNote->setStyleSheet(QStringLiteral("color: #555"));
+    layout->addWidget(m_budget);
+    layout->addWidget(m_budgetNote);
 
     for (QLabel* label : {m_summary, m_reference, m_status}) {
         label->setWordWrap(true);
@@ -126,6 +149,7 @@ PartitionPanel::PartitionPanel(GraphDocument* document, NodeSelection* selection
     });
     for (QComboBox* combo : {m_partitioner, m_rules, m_compiler})
         connect(combo, &QComboBox::currentIndexChanged, this, &PartitionPanel::applySettingsFromControls);
+    connect(m_budget, &BudgetControls::edited, m_document, &GraphDocument::setBudgetSettings);
 
     connect(m_document, &GraphDocument::graphChanged, this, &PartitionPanel::onGraphChanged);
     connect(m_document, &GraphDocument::partitionSettingsChanged, this, &PartitionPanel::onSettingsChanged);
@@ -151,6 +175,7 @@ void PartitionPanel::onGraphChanged()
         model->setData(m_document->graph(), nullptr, {});
     m_summary->setText(m_document->graph() ? QString() : tr("Open a graph to partition it."));
     m_reference->clear();
+    m_budget->setBudgetOverridden(QString());
     if (m_document->graph() && m_document->graph()->graph.kind() == GraphKind::Forward)
         m_status->setText(tr("A forward-only graph: there is no backward to partition."));
 }
@@ -158,27 +183,49 @@ void PartitionPanel::onGraphChanged()
 void PartitionPanel::onSettingsChanged()
 {
     m_updatingControls = true;
-    m_partitioner->setCurrentIndex(m_partitioner->findData(static_cast<int>(m_document->partitioner())));
-    m_rules->setCurrentIndex(m_rules->findData(static_cast<int>(m_document->rules())));
+    const QString partitioner = m_document->budgetMode() ? QString(kBudget) : kindName(m_document->partitioner());
+    m_partitioner->setCurrentIndex(m_partitioner->findData(partitioner));
+    // The budget forces the newest rules; the user's own choice comes back with another partitioner.
+    const RuleSet rules = m_document->budgetMode() ? RuleSet::Newest : m_document->rules();
+    m_rules->setCurrentIndex(m_rules->findData(static_cast<int>(rules)));
     m_compiler->setCurrentIndex(m_compiler->findData(static_cast<int>(m_document->compiler())));
+    m_budget->setSettings(m_document->budgetSettings());
     m_updatingControls = false;
-    updateCompilerEnabled();
+    updateBudgetMode();
+}
+
+bool PartitionPanel::budgetChosen() const
+{
+    return m_partitioner->currentData().toString() == kBudget;
 }
 
 void PartitionPanel::applySettingsFromControls()
 {
     if (m_updatingControls)
         return;
-    updateCompilerEnabled();
-    m_document->setPartitionSettings(static_cast<PartitionerKind>(m_partitioner->currentData().toInt()),
-                                     static_cast<RuleSet>(m_rules->currentData().toInt()),
-                                     static_cast<OpListCompiler>(m_compiler->currentData().toInt()));
+    const bool budget = budgetChosen();
+    const auto kind = budget ? m_document->partitioner() : parsePartitioner(m_partitioner->currentData().toString().toStdString()).value();
+    // While the budget is shown the rules combo is forced to newest: keep the user's own choice.
+    const RuleSet rules = m_document->budgetMode() ? m_document->rules() : static_cast<RuleSet>(m_rules->currentData().toInt());
+    m_document->setPartitionSettings(kind, rules, static_cast<OpListCompiler>(m_compiler->currentData().toInt()), budget);
+    onSettingsChanged(); // the rules combo shows what is in force
 }
 
 void PartitionPanel::updateCompilerEnabled()
 {
-    m_compiler->setEnabled(m_partitioner->currentData().toInt() == static_cast<int>(PartitionerKind::MinCut)
+    m_compiler->setEnabled(m_partitioner->currentData().toString() == kindName(PartitionerKind::MinCut)
                            && m_rules->currentData().toInt() == static_cast<int>(RuleSet::Torch113));
+}
+
+void PartitionPanel::updateBudgetMode()
+{
+    const bool budget = budgetChosen();
+    m_budget->setVisible(budget);
+    m_budgetNote->setVisible(budget);
+    m_rules->setEnabled(!budget);
+    m_rules->setToolTip(budget ? tr("The memory budget runs the newest PyTorch's min-cut: the rules are forced to newest")
+                               : tr("Whose rules: Debian's torch 1.13.1, or the newest partitioners.py"));
+    updateCompilerEnabled();
 }
 
 void PartitionPanel::onPartitionRequested()
@@ -210,7 +257,14 @@ void PartitionPanel::onPartitionChanged()
                           .arg(r.banned.size());
     if (r.cutValue)
         summary += tr(" &nbsp;|&nbsp; cut %1").arg(*r.cutValue);
+    if (outcome->budget)
+        summary += budgetSummaryHtml(*graph, *outcome->budget);
     m_summary->setText(summary);
+    m_budget->setBudgetOverridden(outcome->budget && outcome->budget->budgetFromNode != kNoNode
+                                      ? tr("This graph sets its own budget (meta[\"memory_budget\"] of %1), which PyTorch "
+                                           "uses instead of the configured one.")
+                                            .arg(graph->label(outcome->budget->budgetFromNode).name)
+                                      : QString());
     m_tabs->setTabText(0, tr("Saved (%1)").arg(r.savedValues.size()));
     m_tabs->setTabText(1, tr("Recomputed (%1)").arg(r.recomputed.size()));
     m_tabs->setTabText(2, tr("Banned (%1)").arg(r.banned.size()));
@@ -232,7 +286,15 @@ void PartitionPanel::onPartitionChanged()
                                      .arg(outcome->onlyOurs.size())
                                      .arg(outcome->onlyReference.size()));
     }
-    m_status->setText(tr("%1 · %2 ms").arg(optionsDescription(outcome->options)).arg(outcome->seconds * 1000, 0, 'f', 1)
+    QString method = optionsDescription(outcome->options);
+    QString time = tr("%1 ms").arg(outcome->seconds * 1000, 0, 'f', 1);
+    if (outcome->budget) {
+        method += tr(" · memory budget, %1").arg(budgetMethodText(outcome->budget->settings));
+        // Only the first budget of a graph + tags pays for preparing it; the next ones re-plan.
+        if (outcome->budget->sessionSeconds > 0)
+            time += tr(" (%1 ms of it preparing the graph)").arg(outcome->budget->sessionSeconds * 1000, 0, 'f', 1);
+    }
+    m_status->setText(tr("%1 · %2").arg(method, time)
                       + (r.notes.empty() ? QString() : QStringLiteral("<br>") + QString::fromStdString(r.notes.front()).toHtmlEscaped()));
     onSelectionChanged(static_cast<int>(NodeSelection::Origin::Program));
 }

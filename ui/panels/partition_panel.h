@@ -15,11 +15,13 @@ class QTreeView;
 
 namespace remat::ui {
 
+class BudgetControls;
 class DecisionFilterProxy;
 class GraphDocument;
 class NodeSelection;
 
-/// Partitioner settings, the summary of the latest partition (and how it compares with
+/// Partitioner settings (for the memory-budget partitioner: the budget, solver and estimator),
+/// the summary of the latest partition (and how it compares with
 /// PyTorch's recorded one), and sortable, filterable tables of saved, recomputed and banned
 /// nodes; clicking a row selects the node on the canvas.
 class PartitionPanel : public QWidget {
@@ -30,6 +32,9 @@ public:
     DecisionTableModel* savedModel() const { return m_models[0]; }
     QTreeView* savedTable() const { return m_views[0]; }
     QString summaryText() const;
+    QComboBox* partitionerBox() const { return m_partitioner; }
+    QComboBox* rulesBox() const { return m_rules; }
+    BudgetControls* budgetControls() const { return m_budget; }
 
 private:
     void onGraphChanged();
@@ -39,12 +44,16 @@ private:
     void onSelectionChanged(int origin);
     void applySettingsFromControls();
     void updateCompilerEnabled();
+    void updateBudgetMode();
+    bool budgetChosen() const;
 
     GraphDocument* m_document;
     NodeSelection* m_selection;
     QComboBox* m_partitioner;
     QComboBox* m_rules;
     QComboBox* m_compiler;
+    BudgetControls* m_budget;
+    QLabel* m_budgetNote;
     QLabel* m_summary;
     QLabel* m_reference;
     QLabel* m_status;

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+#include "model/budget_text.h"
+
+#include "budget/region_budget.h"
+#include "model/node_text.h"
+#include "model/qt_strings.h"
+
+#include <QObject>
+
+namespace remat::ui {
+namespace {
+
+QString row(const QString& name, const QString& value, const QString& tip = {})
+{
+    const QString title = tip.isEmpty() ? QString() : QStringLiteral(" title='%1'").arg(tip.toHtmlEscaped());
+    return QStringLiteral("<tr><td style='padding-right:8px; color:#555'%1>%2</td><td>%3</td></tr>")
+        .arg(title, name, value);
+}
+
+} // namespace
+
+QString formatRuntime(double value, std::string_view unit)
+{
+    if (unit == "flops") {
+        if (value >= 1e12)
+            return QObject::tr("%1 TFLOP").arg(value / 1e12, 0, 'g', 4);
+        if (value >= 1e9)
+            return QObject::tr("%1 GFLOP").arg(value / 1e9, 0, 'g', 4);
+        if (value >= 1e6)
+            return QObject::tr("%1 MFLOP").arg(value / 1e6, 0, 'g', 4);
+        return QObject::tr("%1 FLOP").arg(value, 0, 'g', 4);
+    }
+    if (unit == "ms")
+        return QObject::tr("%1 ms").arg(value, 0, 'g', 4);
+    return QObject::tr("%1 nodes").arg(value, 0, 'f', 0);
+}
+
+QString budgetStageText(const BudgetOutcome& budget)
+{
+    const BudgetedPlan& plan = *budget.plan;
+    QString text = toQString(stageName(plan.stage));
+    if (plan.stage == BudgetStage::Knapsack)
+        text += QObject::tr(" (%1, %2 candidates, %3 allowed to be recomputed)")
+                    .arg(toQString(solverName(budget.settings.solver)))
+                    .arg(budget.candidates)
+                    .arg(plan.decision.knapsack.recomputed.size());
+    return text;
+}
+
+QString budgetStageExplanation(BudgetStage stage)
+{
+    switch (stage) {
+    case BudgetStage::KeepInputs:
+        return QObject::tr("Budget 0: only the inputs (and values pinned to the forward) are saved; the "
+                           "backward recomputes the rest.");
+    case BudgetStage::RuntimeOptimal:
+        return QObject::tr(
+            "The plain min-cut fits the budget (or there is nothing to trade): the runtime-optimal plan.");
+    case BudgetStage::MoreAggressive:
+        return QObject::tr("The min-cut without the three fusion heuristics fits the budget.");
+    case BudgetStage::Aggressive:
+        return QObject::tr("The min-cut with the deny-list instead of the allow-list fits the budget.");
+    case BudgetStage::MustSaveOnly:
+        return QObject::tr("No knapsack candidates: the inputs and the MUST_SAVE nodes are saved.");
+    case BudgetStage::Knapsack:
+        return QObject::tr(
+            "The knapsack chose which banned nodes to recompute so that the rest fits the budget.");
+    }
+    return {};
+}
+
+QString budgetSummaryHtml(const LoadedGraph& graph, const BudgetOutcome& budget)
+{
+    const BudgetedPlan& plan = *budget.plan;
+    const PlanMetrics& m = plan.metrics;
+    QString budgetText = toQString(pythonFloat(plan.budget));
+    if (budget.budgetFromNode != kNoNode)
+        budgetText += QObject::tr(
+            " <span style='color:#9a6b00'>(the graph's meta[\"memory_budget\"], from %1)</span>")
+                          .arg(graph.label(budget.budgetFromNode).name.toHtmlEscaped());
+    QString rows;
+    rows += row(QObject::tr("Budget"), budgetText);
+    rows += row(QObject::tr("Decided by"),
+        QStringLiteral("<b>%1</b>").arg(budgetStageText(budget).toHtmlEscaped()),
+        budgetStageExplanation(plan.stage));
+    rows += row(QObject::tr("Memory ratio"), QString::number(m.memoryRatio, 'f', 4),
+        QObject::tr("PyTorch's mem_ratio: saved activations between the inputs-only plan (0) and the "
+                    "runtime-optimal min-cut (1)"));
+    rows += row(QObject::tr("Activations"),
+        QObject::tr("<b>%1</b> kept for the backward").arg(formatBytes(m.activationBytes)),
+        QObject::tr("Distinct storages among the saved values, graph inputs excluded"));
+    QString runtime = QObject::tr("%1 recomputed").arg(formatRuntime(m.estimatedRuntime, budget.runtimeUnit));
+    runtime += QStringLiteral(" (%1%2)").arg(toQString(estimatorName(budget.settings.estimator)),
+        budget.device.empty() ? QString() : QObject::tr(" on %1").arg(QString::fromStdString(budget.device)));
+    rows += row(QObject::tr("Est. runtime"), runtime,
+        QObject::tr("The estimator's cost of everything the backward recomputes"));
+    if (plan.memory) {
+        const MemoryProfile& p = *plan.memory;
+        QString peak = QStringLiteral("<b>%1</b>").arg(formatBytes(p.peakBytes));
+        if (p.peakNode != kNoNode)
+            peak += QObject::tr(" (%1, at %2)")
+                        .arg(p.peakPhase == Phase::Forward ? QObject::tr("forward") : QObject::tr("backward"),
+                            graph.label(p.peakNode).name.toHtmlEscaped());
+        rows += row(QObject::tr("Simulated peak"), peak,
+            QObject::tr("Live bytes at the worst moment of one training step: inputs, saved values, "
+                        "gradients and temporaries"));
+    }
+    return QStringLiteral("<table cellspacing='0' cellpadding='1'>%1</table>").arg(rows);
+}
+
+} // namespace remat::ui

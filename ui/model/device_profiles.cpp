@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+#include "model/device_profiles.h"
+
+#include "graph/error.h"
+
+#include <QObject>
+
+namespace remat::ui {
+
+QString deviceProfilesPath()
+{
+    const QString env = qEnvironmentVariable("REMAT_DEVICE_PROFILES");
+    if (!env.isEmpty())
+        return env;
+    return QStringLiteral(REMAT_SOURCE_DIR "/resources/device_profiles.json");
+}
+
+const DeviceProfileFile& deviceProfiles()
+{
+    static const DeviceProfileFile file = [] {
+        DeviceProfileFile f;
+        f.path = deviceProfilesPath();
+        try {
+            f.profiles = readDeviceProfiles(f.path.toStdString());
+            if (f.profiles.empty())
+                f.error = QObject::tr("%1: lists no devices").arg(f.path);
+        } catch (const Error& e) {
+            f.error = QString::fromUtf8(e.what());
+        }
+        return f;
+    }();
+    return file;
+}
+
+} // namespace remat::ui
