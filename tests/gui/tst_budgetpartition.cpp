@@ -7,6 +7,7 @@
 #include "canvas/graph_scene.h"
 #include "document/graph_document.h"
 #include "gui_test_support.h"
+#include "main_window_test_support.h"
 #include "model/budget_outcome.h"
 #include "model/decision_text.h"
 #include "panels/budget_controls.h"
@@ -22,16 +23,10 @@
 
 using namespace remat;
 using namespace remat::ui;
+using namespace remat::ui::test;
 
 namespace {
 
-constexpr int kTimeoutMs = 60'000;
-
-bool idle(const MainWindow& w)
-{
-    return !w.isBusy() && w.document()->graph() && w.document()->outcome()
-        && w.canvas()->scene()->hasContent();
-}
 
 /// Picks "memory budget" in the panel's partitioner combo, as a user would.
 void chooseBudgetPartitioner(MainWindow& w)

@@ -9,6 +9,7 @@
 #include "document/graph_document.h"
 #include "document/node_selection.h"
 #include "gui_test_support.h"
+#include "main_window_test_support.h"
 #include "panels/partition_panel.h"
 
 #include <QAction>
@@ -20,15 +21,9 @@
 
 using namespace remat;
 using namespace remat::ui;
+using namespace remat::ui::test;
 
 namespace {
-
-constexpr int kTimeoutMs = 60'000;
-
-bool idle(const MainWindow& w)
-{
-    return !w.isBusy() && w.document()->graph() && w.document()->outcome() && w.canvas()->scene()->hasContent();
-}
 
 /// What a node's box looks like right now, to compare before and after a change.
 QImage renderBox(GraphScene* scene, NodeId n)

@@ -13,6 +13,7 @@
 #include "document/graph_document.h"
 #include "document/plan_export.h"
 #include "gui_test_support.h"
+#include "main_window_test_support.h"
 #include "io/plan_json.h"
 #include "model/budget_outcome.h"
 #include "partition/partitioner.h"
@@ -29,16 +30,10 @@
 
 using namespace remat;
 using namespace remat::ui;
+using namespace remat::ui::test;
 
 namespace {
 
-constexpr int kTimeoutMs = 60'000;
-
-bool idle(const MainWindow& w)
-{
-    return !w.isBusy() && w.document()->graph() && w.document()->outcome()
-        && w.canvas()->scene()->hasContent();
-}
 
 QByteArray readFile(const QString& path)
 {
