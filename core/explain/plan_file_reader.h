@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "explain/plan_run.h"
+#include "partition/partition_options.h"
+
+#include <string>
+
+namespace remat {
+
+/// A plan file (core/io/plan_json) read back against a graph: its saved values, the forward and
+/// backward extracted as `options`' rules extract them. Throws remat::Error naming the file and
+/// the key or node that is wrong (a missing "saved_values", a name the graph does not have).
+PartitionResult readPlanResult(
+    const PlanRunner& runner, const std::string& path, const PartitionOptions& options);
+
+} // namespace remat

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "explain/plan_run.h"
+#include "graph/joint_graph.h"
+#include "partition/partition_options.h"
+
+#include <optional>
+#include <string>
+
+namespace remat {
+
+/// PyTorch's own decision recorded in a graph file for one way of partitioning.
+struct RecordedPlan {
+    std::string key; ///< the file's key: "min_cut", "default", "memory_budget_0.25", ...
+    const RecordedPartition* recorded; ///< points into the graph
+};
+
+/// The key PyTorch's decision for these options would be recorded under in this file: min_cut,
+/// min_cut_inductor, default, or memory_budget_<b> (matched by value: the exporter writes
+/// "memory_budget_0" for 0). The file's torch version says which rules its records follow (1.x:
+/// torch-1.13, 2.x: newest); nullopt when the options are not what the file recorded.
+std::optional<std::string> recordedKey(
+    const JointGraph& graph, const PartitionOptions& options, std::optional<double> budget = std::nullopt);
+
+/// The recorded decision for these options, or nullopt when the file has none.
+std::optional<RecordedPlan> findRecordedPlan(
+    const JointGraph& graph, const PartitionOptions& options, std::optional<double> budget = std::nullopt);
+
+/// Why there is none, in one sentence naming the file and the key looked for.
+std::string missingRecordedPlanMessage(
+    const JointGraph& graph, const PartitionOptions& options, std::optional<double> budget = std::nullopt);
+
+/// The recorded decision as a plan: its saved values, the forward and backward extracted as the
+/// options' rules extract them. Throws remat::Error (missingRecordedPlanMessage, or a node the
+/// graph does not have).
+PartitionResult recordedPlanResult(
+    const PlanRunner& runner, const PartitionOptions& options, std::optional<double> budget = std::nullopt);
+
+} // namespace remat

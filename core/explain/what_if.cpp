@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+#include "explain/what_if.h"
+
+#include "graph/error.h"
+
+namespace remat {
+namespace {
+
+std::optional<CheckpointPolicy> flipTagFor(NodeDecision decision)
+{
+    if (decision == NodeDecision::Saved)
+        return CheckpointPolicy::MustRecompute;
+    if (decision == NodeDecision::Recomputed)
+        return CheckpointPolicy::MustSave;
+    return std::nullopt;
+}
+
+/// Nodes other than `node` whose decision or saved-ness differs between the two plans.
+std::vector<NodeId> changedBetween(
+    const JointGraph& graph, const PartitionResult& before, const PartitionResult& after, NodeId node)
+{
+    const auto a = decisionsOf(graph, before);
+    const auto b = decisionsOf(graph, after);
+    std::vector<char> savedA(graph.size(), 0);
+    std::vector<char> savedB(graph.size(), 0);
+    for (NodeId n : before.savedValues)
+        savedA[static_cast<std::size_t>(n)] = 1;
+    for (NodeId n : after.savedValues)
+        savedB[static_cast<std::size_t>(n)] = 1;
+    std::vector<NodeId> changed;
+    for (std::size_t i = 0; i < graph.size(); ++i) {
+        if (static_cast<NodeId>(i) != node && (a[i] != b[i] || savedA[i] != savedB[i]))
+            changed.push_back(static_cast<NodeId>(i));
+    }
+    return changed;
+}
+
+} // namespace
+
+WhatIf whatIf(const PlanRunner& runner, const PlanRequest& base, NodeId node)
+{
+    const JointGraph& graph = runner.graph();
+    if (node < 0 || static_cast<std::size_t>(node) >= graph.size())
+        throw Error(graph.filePath() + ": what-if asked for node #" + std::to_string(node)
+            + ", which it does not have");
+    const PlanRun before = runner.run(base);
+    WhatIf w;
+    w.node = node;
+    w.decision = decisionOf(graph, before.result, node);
+    w.reason = decisionReason(graph, before.result, node, before.budget ? &*before.budget : nullptr);
+    w.flipTag = flipTagFor(w.decision);
+    w.before = before.summary;
+    w.after = before.summary;
+    if (!w.flipTag)
+        return w;
+    try {
+        const PlanRun after = runner.run(withTag(base, node, *w.flipTag));
+        w.after = after.summary;
+        w.changedNodes = changedBetween(graph, before.result, after.result, node);
+        w.flipped = decisionOf(graph, after.result, node) != w.decision;
+    } catch (const Error& e) {
+        w.feasible = false;
+        w.error = e.what();
+    }
+    return w;
+}
+
+} // namespace remat
