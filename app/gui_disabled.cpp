@@ -13,4 +13,11 @@ int runGui(int, char**)
     return 2;
 }
 
+void installCommandPlotWriters() {}
+
+int runRender(int argc, char** argv)
+{
+    return runGui(argc, argv);
+}
+
 } // namespace remat::ui

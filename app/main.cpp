@@ -23,8 +23,11 @@ bool looksLikeMistypedCommand(const char* arg)
 int main(int argc, char** argv)
 {
     remat::restartWithHugePageAllocator(argv);
+    if (argc >= 2 && std::string_view(argv[1]) == "render")
+        return remat::ui::runRender(argc, argv);
     if (argc >= 2 && (remat::cli::isCommand(argv[1]) || looksLikeMistypedCommand(argv[1]))) {
         const std::vector<std::string> args(argv + 1, argv + argc);
+        remat::ui::installCommandPlotWriters();
         return remat::cli::run(args, std::cout, std::cerr);
     }
     return remat::ui::runGui(argc, argv);

@@ -2,9 +2,9 @@
 // The desktop app's entry: command line, main window, and the headless --screenshot/--measure/--export-* runs.
 #include "gui_entry.h"
 
-#include "app/command_line.h"
-#include "app/headless_session.h"
-#include "app/main_window.h"
+#include "window/command_line.h"
+#include "window/headless_session.h"
+#include "window/main_window.h"
 #include "canvas/graph_canvas.h"
 #include "resources.h"
 
@@ -13,10 +13,16 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 
+#include <cstdio>
+#include <vector>
+
 namespace remat::ui {
 
 int runGui(int argc, char** argv)
 {
+    // Screenshots and exports need no display: pick the offscreen platform unless told otherwise.
+    if (GuiOptions::headlessArguments(argc, argv) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("Remat Explorer"));
     QApplication::setOrganizationName(QStringLiteral("RematExplorer"));
@@ -47,6 +53,34 @@ int runGui(int argc, char** argv)
     window.show();
     window.openFile(options.graph.isEmpty() ? MainWindow::bundledSamplePath() : QDir::current().absoluteFilePath(options.graph));
     return app.exec();
+}
+
+int runRender(int argc, char** argv)
+{
+    // render GRAPH [--plan P] [partition options] -o OUT: the canvas as --export-image draws it.
+    std::vector<QByteArray> args {QByteArray(argv[0])};
+    QByteArray output;
+    for (int i = 2; i < argc; ++i) {
+        const QByteArray arg(argv[i]);
+        if ((arg == "-o" || arg == "--output") && i + 1 < argc) {
+            output = argv[++i];
+            continue;
+        }
+        args.push_back(arg);
+    }
+    if (output.isEmpty()) {
+        std::fprintf(stderr, "remat-explorer render: -o OUT.png|svg|pdf is required\n"
+                             "usage: remat-explorer render GRAPH [--plan PLAN.json] [--partitioner P] [--rules R] "
+                             "[--budget B] [--tag NAME=POLICY] [--expand all|GROUP] -o OUT\n");
+        return 2;
+    }
+    args.push_back("--export-image");
+    args.push_back(output);
+    std::vector<char*> pointers;
+    for (QByteArray& a : args)
+        pointers.push_back(a.data());
+    pointers.push_back(nullptr);
+    return runGui(static_cast<int>(args.size()), pointers.data());
 }
 
 } // namespace remat::ui

@@ -37,12 +37,12 @@ const std::map<std::string_view, CommandInfo>& commands()
                          "    knapsack); the plan keys plus budget, memory_ratio, activation_bytes,\n"
                          "    estimated_runtime, peak_bytes. --device implies the roofline estimator."}},
         {"pareto",
-         {paretoCommand, "pareto GRAPH [--points N] [--json | --csv FILE|-] [--threads N] [--no-peak]\n"
-                         "          [--solver ...] [--estimator ...] [--device NAME] [--devices FILE]\n"
+         {paretoCommand, "pareto GRAPH [--points N] [--json | --csv FILE|-] [--plot OUT.png|svg|pdf] [--threads N]\n"
+                         "          [--no-peak] [--solver ...] [--estimator ...] [--device NAME] [--devices FILE]\n"
                          "    Every plan from budget 0 to 1 (N grid budgets, default 101, then bisection until each\n"
                          "    change is found): activation memory, estimated runtime, peak memory, frontier."}},
         {"memory",
-         {memoryCommand, "memory GRAPH [--plan PLAN.json | --budget B] [--csv FILE|-] [--top N]\n"
+         {memoryCommand, "memory GRAPH [--plan PLAN.json | --budget B] [--csv FILE|-] [--plot OUT.png|svg|pdf] [--top N]\n"
                          "    Simulate the plan's forward and backward (autograd order): the memory timeline by\n"
                          "    category and the peak, with the tensors live then (default: the plain min-cut)."}},
     };
@@ -55,6 +55,10 @@ void printUsage(std::ostream& out)
            "       remat-explorer COMMAND [ARGS...]  run headless\n\ncommands:\n";
     for (const auto& [name, info] : commands())
         out << "  " << info.usage << "\n";
+    // render draws with the desktop app's canvas (main() hands it over before the commands).
+    out << "  render GRAPH [--plan PLAN.json] [--partitioner P] [--rules R] [--budget B] [--tag NAME=POLICY]\n"
+           "          [--expand all|GROUP] -o OUT.png|svg|pdf\n"
+           "    The canvas as the app draws it (the plan's decision, or the partitioner's), without a display.\n";
 }
 
 } // namespace

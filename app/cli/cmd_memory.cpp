@@ -2,9 +2,11 @@
 // remat-explorer memory: the memory timeline of a plan and its peak.
 #include "budget/budget_io.h"
 #include "budget/budget_session.h"
+#include "budget/plan_from_saved.h"
 #include "cli/budget_args.h"
 #include "cli/commands.h"
 #include "cli/format.h"
+#include "cli/plot_writers.h"
 #include "graph/error.h"
 #include "io/file_text.h"
 #include "io/graph_loader.h"
@@ -19,28 +21,9 @@ namespace {
 /// The plan a file names, cut out of this graph (its saved values decide everything else).
 BudgetedPlan planFromFile(const BudgetSession& session, const std::string& path)
 {
-    const JointGraph& graph = session.graph();
     const PlanFile file = readPlanFile(path);
-    MinCutSolution solution;
-    for (const auto& name : file.savedValues) {
-        const NodeId n = graph.find(name);
-        if (n == kNoNode)
-            throw Error(path + ": saved value '" + name + "' is not a node of " + graph.filePath());
-        if (!session.prepared().graph().alive(n))
-            throw Error(path + ": saved value '" + name + "' does not survive dead-code elimination and CSE");
-        solution.saved.push_back(n);
-    }
-    std::sort(solution.saved.begin(), solution.saved.end());
-    solution.saved.erase(std::unique(solution.saved.begin(), solution.saved.end()), solution.saved.end());
-    solution.weights.assign(graph.size(), PartitionResult::kNoWeightEdge);
-    BudgetedPlan plan;
+    BudgetedPlan plan = planFromSavedNames(session, file.savedValues, path);
     plan.budget = file.budget.value_or(1.0);
-    const std::vector<NodeId> chosen = solution.saved;
-    session.prepared().finish(std::move(solution), plan.result);
-    plan.result.cutValue.reset();
-    plan.metrics = session.metrics(plan.result, chosen);
-    plan.memory = simulateMemory(session.prepared().graph(), session.storages(), plan.result);
-    plan.metrics.peakBytes = plan.memory->peakBytes;
     return plan;
 }
 
@@ -84,7 +67,7 @@ void printProfile(const JointGraph& graph, const BudgetedPlan& plan, std::size_t
 int memoryCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
 {
     std::set<std::string> valued = budgetOptionNames();
-    valued.insert({"--plan", "--budget", "--csv", "--top"});
+    valued.insert({"--plan", "--budget", "--csv", "--top", "--plot"});
     const Arguments args(rawArgs, valued, {});
     if (args.positionals().size() != 1)
         throw UsageError {"expected exactly one GRAPH file"};
@@ -111,6 +94,10 @@ int memoryCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
             return 0;
         }
         writeFileAtomically(*csv, memoryTimelineToCsv(graph, *plan.memory));
+    }
+    if (const auto path = args.value("--plot")) {
+        plotWriters().timeline(graph, *plan.memory, *path);
+        out << "wrote " << *path << "\n";
     }
     printProfile(graph, plan, static_cast<std::size_t>(std::max(top, 0)), out);
     return 0;

@@ -5,6 +5,7 @@
 #include "cli/budget_args.h"
 #include "cli/commands.h"
 #include "cli/format.h"
+#include "cli/plot_writers.h"
 #include "io/file_text.h"
 #include "io/graph_loader.h"
 
@@ -40,7 +41,7 @@ void printTable(const JointGraph& graph, const ParetoResult& result, std::ostrea
 int paretoCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
 {
     std::set<std::string> valued = budgetOptionNames();
-    valued.insert({"--points", "--threads", "--csv", "--resolution"});
+    valued.insert({"--points", "--threads", "--csv", "--resolution", "--plot"});
     const Arguments args(rawArgs, valued, {"--json", "--no-peak"});
     if (args.positionals().size() != 1)
         throw UsageError {"expected exactly one GRAPH file"};
@@ -64,6 +65,11 @@ int paretoCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
             out << paretoToCsv(result);
         else
             writeFileAtomically(*path, paretoToCsv(result));
+    }
+    if (const auto path = args.value("--plot")) {
+        plotWriters().pareto(session, result, *path);
+        if (!args.flag("--json") && args.value("--csv").value_or("") != "-")
+            out << "wrote " << *path << "\n";
     }
     if (args.flag("--json"))
         out << paretoToJson(graph, result);

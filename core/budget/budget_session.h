@@ -43,6 +43,7 @@ public:
     const PreparedMinCut& prepared() const { return m_prepared; }
     const BudgetPlanner& planner() const { return m_planner; }
     const StorageMap& storages() const { return m_storages; }
+    const MemorySimulator& simulator() const { return m_simulator; }
 
     /// The budget the graph's own meta["memory_budget"] imposes over `configured` (see region_budget.h).
     ResolvedBudget resolveBudget(double configured) const;

@@ -314,12 +314,22 @@ MemoryProfile MemorySimulator::run(const PartitionResult& result, const MemorySi
                 profile.timeline.push_back({phase, node, simulator.liveBytes()});
         });
     }
-    if (options.liveAtPeak && profile.peakStep >= 0) {
-        Simulator replay(*m_graph, *m_storages, m_roles, m_touches, result, profile.backwardOrder);
-        replay.run(profile.peakStep, [](Phase, NodeId, int) {});
-        profile.liveAtPeak = replay.liveTensors();
-    }
+    if (options.liveAtPeak && profile.peakStep >= 0)
+        profile.liveAtPeak = liveAt(result, profile.backwardOrder, profile.peakStep);
     return profile;
+}
+
+std::vector<LiveTensor> MemorySimulator::liveAt(const PartitionResult& result, int step) const
+{
+    return liveAt(result, autogradBackwardOrder(*m_graph, result), step);
+}
+
+std::vector<LiveTensor> MemorySimulator::liveAt(const PartitionResult& result, const std::vector<NodeId>& backwardOrder,
+                                                int step) const
+{
+    Simulator replay(*m_graph, *m_storages, m_roles, m_touches, result, backwardOrder);
+    replay.run(step, [](Phase, NodeId, int) {});
+    return replay.liveTensors();
 }
 
 MemoryProfile simulateMemory(const WorkGraph& graph, const StorageMap& storages, const PartitionResult& result,

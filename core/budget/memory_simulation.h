@@ -62,6 +62,9 @@ class MemorySimulator {
 public:
     MemorySimulator(const WorkGraph& graph, const StorageMap& storages);
     MemoryProfile run(const PartitionResult& result, const MemorySimulationOptions& options = {}) const;
+    /// The tensors alive at step `step` of run()'s timeline (largest first): what a click on the
+    /// timeline lists.
+    std::vector<LiveTensor> liveAt(const PartitionResult& result, int step) const;
 
     /// Per node: the distinct storages it produces or reads (node n: storages[offsets[n]..offsets[n+1])).
     struct Touches {
@@ -70,6 +73,8 @@ public:
     };
 
 private:
+    std::vector<LiveTensor> liveAt(const PartitionResult& result, const std::vector<NodeId>& backwardOrder, int step) const;
+
     const WorkGraph* m_graph;
     const StorageMap* m_storages;
     std::vector<std::uint8_t> m_roles; ///< per storage

@@ -30,23 +30,37 @@ public:
     ParetoResult run()
     {
         const auto start = std::chrono::steady_clock::now();
-        ParetoResult result;
-        result.runtimeUnit = std::string(m_session.planner().estimator().unit());
-
         m_session.planner().prepareForManySolves();
         const int points = std::max(m_options.points, 2);
-        std::vector<double> batch;
-        for (int i = 0; i < points; ++i)
-            batch.push_back(i == points - 1 ? 1.0 : static_cast<double>(i) / (points - 1));
-        evaluate(batch);
+        std::vector<double> coarse, rest;
+        constexpr int kCoarseStride = 10;
+        for (int i = 0; i < points; ++i) {
+            const double budget = i == points - 1 ? 1.0 : static_cast<double>(i) / (points - 1);
+            const bool early = m_options.snapshot && (i % kCoarseStride == 0 || i == points - 1);
+            (early ? coarse : rest).push_back(budget);
+        }
+        for (const auto* batch : {&coarse, &rest}) {
+            if (!batch->empty() && !cancelled()) {
+                evaluate(*batch);
+                report(start);
+            }
+        }
         m_refining = true;
         while (!cancelled()) {
-            batch = midpoints();
+            const std::vector<double> batch = midpoints();
             if (batch.empty())
                 break;
             evaluate(batch);
+            report(start);
         }
+        return collect(start);
+    }
 
+private:
+    ParetoResult collect(std::chrono::steady_clock::time_point start) const
+    {
+        ParetoResult result;
+        result.runtimeUnit = std::string(m_session.planner().estimator().unit());
         result.cancelled = cancelled();
         result.budgetsEvaluated = static_cast<int>(m_samples.size());
         result.distinctPlans = static_cast<int>(m_entries.size());
@@ -56,7 +70,12 @@ public:
         return result;
     }
 
-private:
+    void report(std::chrono::steady_clock::time_point start) const
+    {
+        if (m_options.snapshot)
+            m_options.snapshot(collect(start));
+    }
+
     bool cancelled() const { return m_options.cancel && m_options.cancel->load(); }
 
     void evaluate(const std::vector<double>& budgets)

@@ -17,6 +17,8 @@ struct ParetoProgress {
     bool refining = false; ///< past the initial grid, bisecting between neighbours
 };
 
+struct ParetoResult;
+
 struct ParetoOptions {
     int points = 101;         ///< the initial grid: budgets i / (points - 1), i = 0..points-1
     double resolution = 1e-6; ///< bisection stops when two budgets with different plans are this close
@@ -25,6 +27,10 @@ struct ParetoOptions {
     const std::atomic<bool>* cancel = nullptr;
     /// Called from worker threads, never two at a time; keep it short (post to the GUI thread).
     std::function<void(const ParetoProgress&)> progress;
+    /// Called on the sweeping thread after each round with the plans found so far (frontier marked),
+    /// so that a view can draw them as they arrive. With it set, every tenth budget of the grid is
+    /// evaluated first: a rough curve comes early, and the sampled budgets stay the same.
+    std::function<void(const ParetoResult&)> snapshot;
 };
 
 /// One plan of the sweep, over the contiguous range of budgets that produced it.

@@ -115,6 +115,28 @@ private slots:
         QCOMPARE(profile.timeline[2].bytes[static_cast<std::size_t>(MemoryCategory::Saved)], std::int64_t {0});
     }
 
+    void liveAtEveryStepSumsToTheTimeline()
+    {
+        // What a click on the timeline lists: the tensors alive at that step, whose bytes add up
+        // to the step's total; at the peak step, exactly the tensors the profile lists there.
+        const JointGraph graph = sinCos();
+        const BudgetSession session(graph, {}, {});
+        const PartitionResult plan = planSaving(session, {"primals_1", "cos"});
+        const MemorySimulator simulator(session.prepared().graph(), session.storages());
+        const MemoryProfile profile = simulator.run(plan);
+        for (std::size_t step = 0; step < profile.timeline.size(); ++step) {
+            const std::vector<LiveTensor> live = simulator.liveAt(plan, static_cast<int>(step));
+            std::int64_t bytes = 0;
+            for (const LiveTensor& t : live)
+                bytes += t.bytes;
+            QCOMPARE(bytes, profile.timeline[step].total());
+        }
+        const std::vector<LiveTensor> atPeak = simulator.liveAt(plan, profile.peakStep);
+        QCOMPARE(atPeak.size(), profile.liveAtPeak.size());
+        for (std::size_t i = 0; i < atPeak.size(); ++i)
+            QCOMPARE(atPeak[i].owner, profile.liveAtPeak[i].owner);
+    }
+
     void timelineCanBeSkipped()
     {
         const JointGraph graph = sinCos();

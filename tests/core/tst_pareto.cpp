@@ -45,6 +45,31 @@ private slots:
         }
     }
 
+    void snapshotsGrowToTheSameResult()
+    {
+        // A view draws the plans as they arrive: a coarse curve first, then more in every round,
+        // and the same sweep in the end as without snapshots.
+        const JointGraph graph = loadGraphFile(testing::oraclePath("gpt_n2.json"));
+        const BudgetSession session(graph, {}, {});
+        const ParetoResult plain = sweepPareto(session, {});
+        std::vector<ParetoResult> snapshots;
+        ParetoOptions options;
+        options.snapshot = [&](const ParetoResult& r) { snapshots.push_back(r); };
+        const ParetoResult streamed = sweepPareto(session, options);
+        QVERIFY(snapshots.size() >= 3);
+        QVERIFY(snapshots.front().budgetsEvaluated <= 11);
+        for (std::size_t i = 1; i < snapshots.size(); ++i)
+            QVERIFY(snapshots[i].budgetsEvaluated > snapshots[i - 1].budgetsEvaluated);
+        QCOMPARE(snapshots.back().points.size(), streamed.points.size());
+        QCOMPARE(streamed.budgetsEvaluated, plain.budgetsEvaluated);
+        QCOMPARE(streamed.points.size(), plain.points.size());
+        for (std::size_t i = 0; i < plain.points.size(); ++i) {
+            QCOMPARE(streamed.points[i].saved, plain.points[i].saved);
+            QCOMPARE(streamed.points[i].budget, plain.points[i].budget);
+            QCOMPARE(streamed.points[i].onFrontier, plain.points[i].onFrontier);
+        }
+    }
+
     void frontierFlags()
     {
         const JointGraph graph = loadGraphFile(testing::oraclePath("gpt_n2.json"));

@@ -2,7 +2,7 @@
 // Shared by the GUI tests that drive a whole main window.
 #pragma once
 
-#include "app/main_window.h"
+#include "window/main_window.h"
 #include "canvas/graph_canvas.h"
 #include "canvas/graph_scene.h"
 #include "document/graph_document.h"

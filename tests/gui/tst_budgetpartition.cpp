@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The memory-budget partitioner in the app: the panel's controls, live re-planning off the GUI
 // thread with one BudgetSession per graph + tags, the summary, and the canvas and tables.
-#include "app/main_window.h"
+#include "window/main_window.h"
 #include "budget/budget_session.h"
 #include "canvas/graph_canvas.h"
 #include "canvas/graph_scene.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The main window end to end: open a sample, tag a node, and see the partition and the canvas change.
-#include "app/main_window.h"
-#include "app/tag_actions.h"
+#include "window/main_window.h"
+#include "window/tag_actions.h"
 #include "canvas/find_bar.h"
 #include "canvas/graph_canvas.h"
 #include "canvas/graph_scene.h"

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // File > Export: the plan as the core writes it (with the budget keys), the plan with a Python
 // script that really runs, the canvas as PNG and SVG, and the same exports from the headless mode.
-#include "app/export_actions.h"
-#include "app/headless_session.h"
-#include "app/main_window.h"
-#include "app/script_dialog.h"
+#include "window/export_actions.h"
+#include "window/headless_session.h"
+#include "window/main_window.h"
+#include "window/script_dialog.h"
 #include "budget/budget_io.h"
 #include "budget/budget_session.h"
 #include "canvas/canvas_export.h"

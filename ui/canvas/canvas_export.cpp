@@ -9,6 +9,7 @@
 #include <QImage>
 #include <QObject>
 #include <QPainter>
+#include <QPdfWriter>
 #include <QSvgGenerator>
 
 #include <algorithm>
@@ -41,6 +42,26 @@ QString exportSvg(QGraphicsScene& scene, const QRectF& source, const QString& pa
         return QObject::tr("%1: cannot start the SVG picture").arg(path);
     painter.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
     scene.render(&painter, QRectF(QPointF(0, 0), source.size()), source);
+    painter.end();
+    return write(path, buffer.data());
+}
+
+QString exportPdf(QGraphicsScene& scene, const QRectF& source, const QString& path)
+{
+    // Vector, one page the size of the canvas: any zoom stays sharp, as with SVG.
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
+    QPdfWriter pdf(&buffer);
+    pdf.setCreator(QObject::tr("Remat Explorer"));
+    pdf.setTitle(QObject::tr("Remat Explorer canvas"));
+    pdf.setResolution(72);
+    pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+    pdf.setPageSize(QPageSize(source.size(), QPageSize::Point));
+    QPainter painter;
+    if (!painter.begin(&pdf))
+        return QObject::tr("%1: cannot start the PDF document").arg(path);
+    painter.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
+    scene.render(&painter, QRectF(QPointF(0, 0), QSizeF(pdf.width(), pdf.height())), source);
     painter.end();
     return write(path, buffer.data());
 }
@@ -102,6 +123,8 @@ QString exportSceneImage(QGraphicsScene& scene, const QRectF& source, const QStr
         return QObject::tr("There is no picture to export yet");
     if (path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive))
         return exportSvg(scene, source, path);
+    if (path.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive))
+        return exportPdf(scene, source, path);
     return exportPng(scene, source, path);
 }
 

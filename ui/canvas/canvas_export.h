@@ -25,7 +25,7 @@ struct RasterPlan {
     static RasterPlan forSource(const QRectF& source);
 };
 
-/// Writes the scene's `source` rectangle as SVG (a ".svg" path) or PNG (anything else), through
+/// Writes the scene's `source` rectangle as SVG (".svg"), PDF (".pdf") or PNG (anything else), through
 /// a temporary file renamed over `path`. Returns an empty string on success, else a message
 /// saying why (the core's for a failed write).
 QString exportSceneImage(QGraphicsScene& scene, const QRectF& source, const QString& path);

@@ -134,7 +134,9 @@ void BoxItem::paintHalo(QPainter* painter, double lod) const
 {
     const Highlight h = m_state->highlightOf(m_viewItem);
     QColor colour;
-    if (isSelected() || h == Highlight::Focus)
+    if (flashingNow())
+        colour = m_state->palette.flash;
+    else if (isSelected() || h == Highlight::Focus)
         colour = m_state->palette.selection;
     else if (h == Highlight::Producer)
         colour = m_state->palette.producers;
@@ -150,6 +152,26 @@ void BoxItem::paintHalo(QPainter* painter, double lod) const
 }
 
 // ---------------------------------------------------------------- NodeItem
+
+namespace {
+
+/// The fill of a node while two plans are compared: what each saves, the rest washed out.
+QColor planColour(const CanvasPalette& pal, CanvasState::PlanSide side)
+{
+    switch (side) {
+    case CanvasState::OnlyA:
+        return pal.planAOnly;
+    case CanvasState::OnlyB:
+        return pal.planBOnly;
+    case CanvasState::InBoth:
+        return pal.planBoth;
+    case CanvasState::InNeither:
+        break;
+    }
+    return QColor(0xf2, 0xf2, 0xf2);
+}
+
+} // namespace
 
 NodeItem::NodeItem(const CanvasState* state, int viewItem, NodeId node, const QRectF& rect)
     : BoxItem(state, viewItem, rect)
@@ -171,10 +193,14 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget
     if (dimmed())
         painter->setOpacity(kDimmed);
 
+    const bool comparing = m_state->comparingPlans();
+    const CanvasState::PlanSide side = m_state->planSide(m_node);
     if (lod < kTiny) {
         // A few pixels per node: one colour says it all, decision first.
         QColor colour = fill.darker(118);
-        if (flags & Saved)
+        if (comparing)
+            colour = planColour(pal, side);
+        else if (flags & Saved)
             colour = pal.saved;
         else if (flags & Recomputed)
             colour = pal.recomputed;
@@ -190,13 +216,18 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget
 
     // Zoomed out, a decided node is filled with its decision's colour so that it shows at a
     // glance; closer in, the fill is the region and the decision is a frame and a badge.
-    const bool decided = flags & (Saved | Recomputed);
-    const bool strong = lod < kStrongFill && decided;
-    if (strong)
+    // Comparing plans: the fill says which plan saves the node, at every zoom.
+    const bool decided = comparing ? side != CanvasState::InNeither : bool(flags & (Saved | Recomputed));
+    const bool strong = decided && (comparing || lod < kStrongFill);
+    if (comparing)
+        fill = planColour(pal, side);
+    else if (strong)
         fill = (flags & Saved) ? pal.saved : pal.recomputed;
     QPen border(fill.darker(160), 1);
     if (strong)
         border = QPen(fill.darker(140), 1.5);
+    else if (comparing)
+        border = QPen(QColor(0xcc, 0xcc, 0xcc), 1);
     else if (flags & Saved)
         border = QPen(pal.saved, 3.5);
     else if (flags & Recomputed)
@@ -300,7 +331,7 @@ void NodeItem::paintBadges(QPainter* painter, double lod, bool filled) const
         painter->drawText(chip, Qt::AlignCenter, tagAbbreviation(tag));
     }
 
-    if (m_state->compareWithReference && bool(flags & Saved) != bool(flags & ReferenceSaved)) {
+    if (m_state->compareWithReference && !m_state->comparingPlans() && bool(flags & Saved) != bool(flags & ReferenceSaved)) {
         // Where we differ from PyTorch's recorded decision: a yellow corner.
         QPolygonF corner;
         corner << m_rect.bottomRight() << m_rect.bottomRight() - QPointF(14, 0) << m_rect.bottomRight() - QPointF(0, 14);
@@ -363,6 +394,8 @@ void GroupItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidge
     painter->drawText(QRectF(inner.right() - countWidth, inner.top(), countWidth, 20), Qt::AlignRight | Qt::AlignVCenter, count);
 
     QStringList facts;
+    if (m_state->comparingPlans())
+        facts << QStringLiteral("A only %1 · B only %2").arg(stats.onlyA).arg(stats.onlyB);
     facts << QStringLiteral("%1 saved · %2").arg(stats.saved).arg(formatBytes(stats.savedBytes));
     if (stats.recomputed > 0)
         facts << QStringLiteral("%1 recomputed").arg(stats.recomputed);
@@ -399,13 +432,28 @@ void GroupItem::paintBar(QPainter* painter, const QRectF& bar, const GroupStats&
         painter->setBrush(pal.recomputed);
         painter->drawRect(QRectF(bar.left(), bar.bottom() - strip, std::max(2.0, bar.width() * stats.recomputed / stats.nodes), strip));
     }
-    if (m_state->compareWithReference && stats.referenceOnly > 0) {
+    if (m_state->comparingPlans()) {
+        // Two ticks at the right end: how many values only A (blue) and only B (orange) save.
+        const double unit = bar.width() / std::max(stats.nodes, 1);
+        const double a = stats.onlyA > 0 ? std::max(4.0, unit * stats.onlyA) : 0;
+        const double b = stats.onlyB > 0 ? std::max(4.0, unit * stats.onlyB) : 0;
+        painter->setBrush(pal.planAOnly);
+        painter->drawRect(QRectF(bar.right() - a - b, bar.top(), a, bar.height()));
+        painter->setBrush(pal.planBOnly);
+        painter->drawRect(QRectF(bar.right() - b, bar.top(), b, bar.height()));
+    } else if (m_state->compareWithReference && stats.referenceOnly > 0) {
         painter->setBrush(pal.referenceOnly);
         painter->drawRect(QRectF(bar.right() - 6, bar.top(), 6, bar.height()));
     }
     painter->setBrush(Qt::NoBrush);
     painter->setPen(QPen(QColor(0, 0, 0, 60), 1));
     painter->drawRect(bar);
+}
+
+bool GroupItem::flashingNow() const
+{
+    const auto g = static_cast<std::size_t>(m_group);
+    return g < m_state->groupStats.size() && m_state->groupStats[g].flashing > 0;
 }
 
 // ---------------------------------------------------------------- ClusterItem

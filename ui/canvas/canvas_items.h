@@ -23,6 +23,8 @@ protected:
     /// The halo around a box: selection, producer or consumer of the selection.
     void paintHalo(QPainter* painter, double lod) const;
     bool dimmed() const;
+    /// A what-if changed what this box stands for: it flashes for a moment.
+    virtual bool flashingNow() const { return false; }
 
     const CanvasState* m_state;
     int m_viewItem;
@@ -41,6 +43,7 @@ public:
 private:
     void paintText(QPainter* painter, const QRectF& inner) const;
     void paintBadges(QPainter* painter, double lod, bool filled) const;
+    bool flashingNow() const override { return m_state->isFlashing(m_node); }
     NodeId m_node;
 };
 
@@ -55,6 +58,7 @@ public:
 
 private:
     void paintBar(QPainter* painter, const QRectF& bar, const GroupStats& stats) const;
+    bool flashingNow() const override;
     int m_group;
 };
 

@@ -23,6 +23,10 @@ CanvasPalette CanvasPalette::defaults()
     p.consumers = QColor(0xe5, 0x4f, 0x1f);
     p.selection = QColor(0x10, 0x10, 0x10);
     p.referenceOnly = QColor(0xf0, 0xb4, 0x00);
+    p.planAOnly = QColor(0x2f, 0x6f, 0xd6);
+    p.planBOnly = QColor(0xf2, 0x8e, 0x1c);
+    p.planBoth = QColor(0x7a, 0x9a, 0x7a);
+    p.flash = QColor(0xff, 0x00, 0xc8);
     return p;
 }
 
@@ -63,6 +67,10 @@ const std::vector<CanvasPalette::Entry>& CanvasPalette::entries()
         {"producers", QStringLiteral("Producers of the selection"), &CanvasPalette::producers},
         {"consumers", QStringLiteral("Consumers of the selection"), &CanvasPalette::consumers},
         {"referenceOnly", QStringLiteral("Saved only by PyTorch's reference"), &CanvasPalette::referenceOnly},
+        {"planAOnly", QStringLiteral("Compare: saved by plan A only"), &CanvasPalette::planAOnly},
+        {"planBOnly", QStringLiteral("Compare: saved by plan B only"), &CanvasPalette::planBOnly},
+        {"planBoth", QStringLiteral("Compare: saved by both plans"), &CanvasPalette::planBoth},
+        {"flash", QStringLiteral("What-if: nodes that change"), &CanvasPalette::flash},
     };
     return list;
 }

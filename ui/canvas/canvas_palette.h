@@ -30,6 +30,10 @@ struct CanvasPalette {
     QColor consumers;
     QColor selection;
     QColor referenceOnly;
+    QColor planAOnly; ///< plan comparison: saved by A only
+    QColor planBOnly; ///< saved by B only
+    QColor planBoth;  ///< saved by both
+    QColor flash;     ///< nodes a what-if changes
 
     static CanvasPalette defaults();
     QColor regionFill(Region region) const;

@@ -29,6 +29,10 @@ void CanvasState::updateGroupStats()
                 ++s.banned;
             if (tag(n) != CheckpointPolicy::None)
                 ++s.tagged;
+            const PlanSide side = planSide(n);
+            s.onlyA += side == OnlyA;
+            s.onlyB += side == OnlyB;
+            s.flashing += isFlashing(n);
         }
     }
     // Bars compare siblings: top-level groups with each other, blocks within a range.

@@ -18,6 +18,9 @@ struct GroupStats {
     int banned = 0;
     int tagged = 0;
     int referenceOnly = 0; ///< saved by PyTorch's reference, not by us
+    int onlyA = 0;         ///< plan comparison: saved by plan A only
+    int onlyB = 0;         ///< plan comparison: saved by plan B only
+    int flashing = 0;      ///< members a what-if changes
     std::int64_t savedBytes = 0;
     /// savedBytes relative to the largest among the group's siblings (0..1): the bar length,
     /// so that blocks can be compared at a glance.
@@ -39,6 +42,17 @@ struct CanvasState {
     std::vector<GroupStats> groupStats;    ///< per group
     std::vector<Highlight> itemHighlight;  ///< per view item
     bool compareWithReference = true;
+    /// Two plans compared (the Compare dock), per node: what the plans save. Empty when off.
+    enum PlanSide : std::uint8_t { InNeither = 0, OnlyA = 1, OnlyB = 2, InBoth = 3 };
+    std::vector<std::uint8_t> planComparison;
+    bool comparingPlans() const { return !planComparison.empty(); }
+    PlanSide planSide(NodeId n) const
+    {
+        return planComparison.empty() ? InNeither : static_cast<PlanSide>(planComparison[static_cast<std::size_t>(n)]);
+    }
+    /// Nodes the what-if changed, flashed on the canvas for a moment. Empty when none.
+    std::vector<char> flashing;
+    bool isFlashing(NodeId n) const { return !flashing.empty() && flashing[static_cast<std::size_t>(n)] != 0; }
 
     std::uint16_t flags(NodeId n) const { return outcome ? outcome->flagsOf(n) : 0; }
     CheckpointPolicy tag(NodeId n) const { return tags.empty() ? CheckpointPolicy::None : tags[static_cast<std::size_t>(n)]; }

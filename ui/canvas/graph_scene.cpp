@@ -6,6 +6,7 @@
 #include <QGraphicsSceneHelpEvent>
 #include <QGraphicsSceneMouseEvent>
 #include <QGraphicsView>
+#include <QTimer>
 #include <QToolTip>
 
 namespace remat::ui {
@@ -115,6 +116,34 @@ void GraphScene::setCompareWithReference(bool compare)
 {
     m_state.compareWithReference = compare;
     repaint();
+}
+
+void GraphScene::setPlanComparison(std::vector<std::uint8_t> sides)
+{
+    m_state.planComparison = std::move(sides);
+    m_state.updateGroupStats();
+    repaint();
+    Q_EMIT appearanceChanged();
+}
+
+void GraphScene::flashNodes(const std::vector<NodeId>& nodes)
+{
+    if (!m_state.graph)
+        return;
+    m_state.flashing.assign(m_state.graph->size(), 0);
+    for (NodeId n : nodes)
+        m_state.flashing[static_cast<std::size_t>(n)] = 1;
+    m_state.updateGroupStats();
+    repaint();
+    constexpr int kFlashMs = 1600;
+    const int generation = ++m_flashGeneration;
+    QTimer::singleShot(kFlashMs, this, [this, generation] {
+        if (generation != m_flashGeneration)
+            return;
+        m_state.flashing.clear();
+        m_state.updateGroupStats();
+        repaint();
+    });
 }
 
 void GraphScene::setFocusItems(const std::vector<int>& items)

@@ -43,6 +43,10 @@ public:
     void repaint();
     void setPalette(const CanvasPalette& palette);
     void setCompareWithReference(bool compare);
+    /// Colours nodes by what two plans save (per node: CanvasState::PlanSide); empty turns it off.
+    void setPlanComparison(std::vector<std::uint8_t> sides);
+    /// Flashes these nodes (and the groups holding them) for a moment: what a what-if changes.
+    void flashNodes(const std::vector<NodeId>& nodes);
     /// Highlights the producers and consumers of these view items (empty: none).
     void setFocusItems(const std::vector<int>& items);
 
@@ -62,6 +66,7 @@ private:
     CanvasState m_state;
     std::shared_ptr<CanvasContent> m_content;
     std::vector<int> m_focusItems;
+    int m_flashGeneration = 0; ///< a newer flash outlives the timer of an older one
 };
 
 } // namespace remat::ui

@@ -193,6 +193,12 @@ void GraphDocument::setBudgetSettings(const BudgetSettings& settings)
     scheduleSave();
 }
 
+void GraphDocument::showPlan(PartitionOutcomePtr outcome)
+{
+    m_outcome = std::move(outcome);
+    Q_EMIT partitionChanged(m_outcome);
+}
+
 void GraphDocument::repartition()
 {
     if (!m_graph || m_graph->graph.kind() == GraphKind::Forward)

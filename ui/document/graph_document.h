@@ -56,6 +56,9 @@ public:
     /// only ever waits for the latest budget).
     void setBudgetSettings(const BudgetSettings& settings);
     PartitionOutcomePtr outcome() const { return m_outcome; }
+    /// Shows a plan made elsewhere (a plan file) as the current decision, until the next change
+    /// re-partitions.
+    void showPlan(PartitionOutcomePtr outcome);
     bool isPartitioning() const { return m_runner->isBusy(); }
 
     /// Where the project file is (or will be) saved.

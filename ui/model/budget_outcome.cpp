@@ -42,6 +42,8 @@ PartitionOutcomePtr runBudgetPartition(const LoadedGraphPtr& graph, BudgetSessio
             budget->device = device->name;
         budget->candidates = session.planner().items().size();
         budget->session = entry.id;
+        budget->sessionRef = entry.session;
+        budget->graphRef = graph;
         budget->sessionSeconds = entry.buildSeconds;
     } catch (const Error& e) {
         outcome->error = QString::fromUtf8(e.what());

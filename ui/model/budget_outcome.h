@@ -22,6 +22,9 @@ struct BudgetOutcome {
     std::string device; ///< the roofline estimator's device, else empty
     std::size_t candidates = 0; ///< knapsack items (nodes the aggressive min-cut still banned)
     std::uint64_t session = 0; ///< which BudgetSession planned it
+    /// That session (const and thread-safe): the timeline and the what-if re-simulate with it.
+    std::shared_ptr<const BudgetSession> sessionRef;
+    LoadedGraphPtr graphRef; ///< the graph that session refers to, kept alive with it
     double sessionSeconds = 0; ///< building that session, when this run built it; else 0
 };
 

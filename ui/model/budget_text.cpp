@@ -86,6 +86,20 @@ QString budgetSummaryHtml(const LoadedGraph& graph, const BudgetOutcome& budget)
     rows += row(QObject::tr("Memory ratio"), QString::number(m.memoryRatio, 'f', 4),
         QObject::tr("PyTorch's mem_ratio: saved activations between the inputs-only plan (0) and the "
                     "runtime-optimal min-cut (1)"));
+    // The ratio PyTorch reports is not what its knapsack limits: say so when they disagree.
+    constexpr double kTolerance = 1e-6;
+    if (m.memoryRatio > plan.budget + kTolerance) {
+        const bool unreachable = plan.stage == BudgetStage::KeepInputs || plan.stage == BudgetStage::MustSaveOnly;
+        rows += row(QString(),
+            QStringLiteral("<span style='color:#9a6b00'>%1</span>")
+                .arg(unreachable
+                        ? QObject::tr("Budget %1 cannot be reached: even the inputs and the values that must be saved "
+                                      "take a ratio of %2.")
+                              .arg(budgetText, QString::number(m.memoryRatio, 'f', 4))
+                        : QObject::tr("The ratio ends above the budget asked for: the knapsack limits the banned "
+                                      "nodes it keeps, while the ratio counts every saved value after extraction "
+                                      "(<a href='glossary:memory-ratio'>why</a>).")));
+    }
     rows += row(QObject::tr("Activations"),
         QObject::tr("<b>%1</b> kept for the backward").arg(formatBytes(m.activationBytes)),
         QObject::tr("Distinct storages among the saved values, graph inputs excluded"));

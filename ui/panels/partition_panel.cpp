@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "panels/partition_panel.h"
 
+#include "window/guide_window.h"
+
 #include "document/graph_document.h"
 #include "document/node_selection.h"
 #include "model/budget_text.h"
@@ -81,11 +83,17 @@ PartitionPanel::PartitionPanel(GraphDocument* document, NodeSelection* selection
     layout->addWidget(m_budget);
     layout->addWidget(m_budgetNote);
 
+    // Glossary links ("glossary:memory-ratio") open the guide at that entry.
+    connect(m_summary, &QLabel::linkActivated, this, [this](const QString& link) {
+        if (link.startsWith(QLatin1String("glossary:")))
+            showGuideTopic(this, link.mid(9));
+    });
     for (QLabel* label : {m_summary, m_reference, m_status}) {
         label->setWordWrap(true);
         label->setTextInteractionFlags(Qt::TextSelectableByMouse);
         layout->addWidget(label);
     }
+    m_summary->setTextInteractionFlags(Qt::TextBrowserInteraction);
     m_status->setStyleSheet(QStringLiteral("color: #555"));
 
     auto* filterRow = new QHBoxLayout;

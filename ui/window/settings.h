@@ -13,7 +13,7 @@ namespace Settings {
 
 constexpr int kMaxRecentFiles = 10;
 /// Bump when docks or toolbars change, so that an old saved layout is not applied.
-constexpr int kWindowStateVersion = 1;
+constexpr int kWindowStateVersion = 2; // 2: the trade-off, timeline and compare docks
 
 QStringList recentFiles();
 void addRecentFile(const QString& path);

@@ -33,11 +33,15 @@ struct GuiOptions {
     // Headless exports, written once partitioned and laid out.
     QString exportPlan;   ///< plan JSON
     QString exportScript; ///< Python script running the plan (the plan goes beside it unless exportPlan)
-    QString exportImage;  ///< canvas picture, PNG or SVG by suffix
+    QString exportImage;  ///< canvas picture, PNG, SVG or PDF by suffix
+    QString plan;         ///< a plan file shown instead of the partitioner's decision
     QString tools;        ///< folder with apply_plan.py; default: the source tree's samples
 
     /// Anything to do without a user (screenshot, measure, exports).
     bool headless() const { return !screenshot.isEmpty() || measure || !exportPlan.isEmpty() || !exportScript.isEmpty() || !exportImage.isEmpty(); }
+    /// The raw arguments ask for a headless run (decided before any QApplication exists, so that
+    /// such runs can pick the offscreen platform by themselves).
+    static bool headlessArguments(int argc, char** argv);
 };
 
 /// Parses the arguments; on --help/--version/errors prints and returns the exit code in `exitCode`.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "app/preferences_dialog.h"
+#include "window/preferences_dialog.h"
 
 #include <QColorDialog>
 #include <QDialogButtonBox>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "app/command_line.h"
+#include "window/command_line.h"
 
 #include "budget/budget_planner.h"
 #include "partition/partition_options.h"
@@ -70,11 +70,14 @@ bool parseGuiOptions(const QCoreApplication& app, GuiOptions& options, int& exit
     const QCommandLineOption exportImage(QStringLiteral("export-image"),
                                          QCoreApplication::translate("main", "Write the canvas as PNG or SVG (by suffix), then exit."),
                                          QStringLiteral("file"));
+    const QCommandLineOption plan(QStringLiteral("plan"),
+                                  QCoreApplication::translate("main", "Show this plan file's decision instead of the partitioner's."),
+                                  QStringLiteral("PLAN.json"));
     const QCommandLineOption tools(QStringLiteral("tools"),
                                    QCoreApplication::translate("main", "With --export-script: the folder holding apply_plan.py."),
                                    QStringLiteral("dir"));
     parser.addOptions({screenshot, zoom, select, tag, expand, size, measure, repeats, partitioner, rules, budget, solver, estimator,
-                       device, exportPlan, exportScript, exportImage, tools});
+                       device, exportPlan, exportScript, exportImage, plan, tools});
     if (!parser.parse(app.arguments())) {
         std::fprintf(stderr, "%s\n%s", qPrintable(parser.errorText()), qPrintable(parser.helpText()));
         exitCode = 2;
@@ -133,6 +136,7 @@ bool parseGuiOptions(const QCoreApplication& app, GuiOptions& options, int& exit
     options.exportPlan = parser.value(exportPlan);
     options.exportScript = parser.value(exportScript);
     options.exportImage = parser.value(exportImage);
+    options.plan = parser.value(plan);
     options.tools = parser.value(tools);
     if (parser.isSet(size)) {
         const QStringList parts = parser.value(size).split(QLatin1Char('x'));
@@ -140,6 +144,18 @@ bool parseGuiOptions(const QCoreApplication& app, GuiOptions& options, int& exit
             options.windowSize = QSize(parts[0].toInt(), parts[1].toInt());
     }
     return true;
+}
+
+bool GuiOptions::headlessArguments(int argc, char** argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray arg(argv[i]);
+        for (const char* flag : {"--screenshot", "--measure", "--export-plan", "--export-script", "--export-image"}) {
+            if (arg == flag || arg.startsWith(QByteArray(flag) + '='))
+                return true;
+        }
+    }
+    return false;
 }
 
 } // namespace remat::ui

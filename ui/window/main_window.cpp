@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
-#include "app/main_window.h"
+#include "window/main_window.h"
 
-#include "app/export_actions.h"
-#include "app/preferences_dialog.h"
-#include "app/settings.h"
-#include "app/tag_actions.h"
+#include "window/export_actions.h"
+#include "window/guide_window.h"
+#include "window/preferences_dialog.h"
+#include "window/settings.h"
+#include "window/tag_actions.h"
 #include "canvas/busy_overlay.h"
 #include "canvas/find_bar.h"
 #include "canvas/graph_canvas.h"
@@ -15,8 +16,13 @@
 #include "document/node_selection.h"
 #include "model/node_finder.h"
 #include "model/node_text.h"
+#include "analysis/plan_analyst.h"
+#include "panels/compare_panel.h"
 #include "panels/node_inspector.h"
+#include "panels/pareto_panel.h"
 #include "panels/partition_panel.h"
+#include "panels/timeline_panel.h"
+#include "teaching/teaching_window.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -98,7 +104,8 @@ void MainWindow::setInteractive(bool interactive)
 
 bool MainWindow::isBusy() const
 {
-    return m_opener->isBusy() || m_canvas->hasPendingWork() || m_document->isPartitioning();
+    return m_opener->isBusy() || m_canvas->hasPendingWork() || m_document->isPartitioning()
+        || m_paretoPanel->sweeper()->isRunning() || m_timelinePanel->profiler()->isBusy() || m_analyst->isBusy();
 }
 
 // ---------------------------------------------------------------- construction
@@ -124,7 +131,8 @@ void MainWindow::createActions()
     m_undoAction->setShortcut(QKeySequence::Undo);
     m_undoAction->setIcon(themed("edit-undo", QStyle::SP_ArrowBack));
     m_redoAction = m_document->undoStack()->createRedoAction(this, tr("&Redo"));
-    m_redoAction->setShortcuts({QKeySequence::Redo, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z)});
+    // QKeySequence::Redo is Ctrl+Shift+Z here; listing it twice made the shortcut ambiguous.
+    m_redoAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
     m_redoAction->setIcon(themed("edit-redo", QStyle::SP_ArrowForward));
 
     m_findAction = new QAction(themed("edit-find", QStyle::SP_FileDialogContentsView), tr("&Find Node…"), this);
@@ -157,10 +165,11 @@ void MainWindow::createActions()
     connect(m_actualSizeAction, &QAction::triggered, view, &GraphView::resetZoom);
 
     m_expandAllAction = new QAction(tr("E&xpand All Groups"), this);
-    m_expandAllAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Plus));
+    // Ctrl+Shift++ is Ctrl++ (Zoom In) on most keyboards: arrows, like Expand/Collapse Group.
+    m_expandAllAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Right));
     connect(m_expandAllAction, &QAction::triggered, m_canvas, &GraphCanvas::expandAll);
     m_collapseAllAction = new QAction(tr("&Collapse All Groups"), this);
-    m_collapseAllAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Minus));
+    m_collapseAllAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Left));
     connect(m_collapseAllAction, &QAction::triggered, m_canvas, &GraphCanvas::collapseAll);
     m_expandSelectedAction = new QAction(tr("Expand Group"), this);
     m_expandSelectedAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Right));
@@ -228,8 +237,16 @@ void MainWindow::createActions()
     m_selectConsumersAction->setShortcut(QKeySequence(Qt::Key_U));
     connect(m_selectConsumersAction, &QAction::triggered, this, [selectNeighbours] { selectNeighbours(false); });
 
+    m_teachAction = new QAction(tr("&Teach the Min-Cut…"), this);
+    m_teachAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
+    m_teachAction->setToolTip(tr("Step through the flow network and its minimum cut, on this graph or on the selected region"));
+    connect(m_teachAction, &QAction::triggered, this, &MainWindow::showTeaching);
+
+    m_guideAction = new QAction(tr("Remat Explorer &Guide"), this);
+    m_guideAction->setShortcut(QKeySequence::HelpContents);
+    connect(m_guideAction, &QAction::triggered, this, [this] { showGuideTopic(this, QString()); });
+
     m_shortcutsAction = new QAction(tr("&Keyboard Shortcuts"), this);
-    m_shortcutsAction->setShortcut(QKeySequence::HelpContents);
     connect(m_shortcutsAction, &QAction::triggered, this, &MainWindow::showShortcuts);
     m_aboutAction = new QAction(tr("&About Remat Explorer"), this);
     m_aboutAction->setMenuRole(QAction::AboutRole);
@@ -298,6 +315,9 @@ void MainWindow::createMenus()
     m_tagActions->addTo(tag);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(m_guideAction);
+    help->addAction(m_teachAction);
+    help->addSeparator();
     help->addAction(m_shortcutsAction);
     help->addAction(m_aboutAction);
 }
@@ -333,12 +353,42 @@ void MainWindow::createDocks()
     partitionDock->setWidget(m_partitionPanel);
     addDockWidget(Qt::LeftDockWidgetArea, partitionDock);
 
-    m_inspector = new NodeInspector(m_document, m_canvas->scene(), m_selection, this);
+    // One analyst answers the inspector's what-ifs and the Compare dock (one prepared graph).
+    m_analyst = new PlanAnalyst(this);
+    connect(m_document, &GraphDocument::graphChanged, m_analyst, [this] { m_analyst->setGraph(m_document->graph()); });
+    m_inspector = new NodeInspector(m_document, m_canvas->scene(), m_selection, m_analyst, this);
     auto* inspectorDock = new QDockWidget(tr("Inspector"), this);
     inspectorDock->setObjectName(QStringLiteral("InspectorDock"));
     inspectorDock->setWidget(m_inspector);
     addDockWidget(Qt::RightDockWidgetArea, inspectorDock);
     resizeDocks({partitionDock, inspectorDock}, {430, 360}, Qt::Horizontal);
+
+    // The pictures of a plan sit under the canvas, tabbed: what each budget buys, and where the
+    // memory goes step by step.
+    m_paretoPanel = new ParetoPanel(m_document, this);
+    auto* paretoDock = new QDockWidget(tr("Budget Trade-off"), this);
+    paretoDock->setObjectName(QStringLiteral("ParetoDock"));
+    paretoDock->setWidget(m_paretoPanel);
+    addDockWidget(Qt::BottomDockWidgetArea, paretoDock);
+    m_timelinePanel = new TimelinePanel(m_document, m_selection, this);
+    auto* timelineDock = new QDockWidget(tr("Memory Timeline"), this);
+    timelineDock->setObjectName(QStringLiteral("TimelineDock"));
+    timelineDock->setWidget(m_timelinePanel);
+    addDockWidget(Qt::BottomDockWidgetArea, timelineDock);
+    tabifyDockWidget(paretoDock, timelineDock);
+    paretoDock->raise();
+    resizeDocks({paretoDock}, {300}, Qt::Vertical);
+    m_comparePanel = new ComparePanel(m_document, m_canvas->scene(), m_selection, m_timelinePanel, m_analyst, this);
+    auto* compareDock = new QDockWidget(tr("Compare Plans"), this);
+    compareDock->setObjectName(QStringLiteral("CompareDock"));
+    compareDock->setWidget(m_comparePanel);
+    addDockWidget(Qt::RightDockWidgetArea, compareDock);
+    tabifyDockWidget(inspectorDock, compareDock);
+    inspectorDock->raise();
+
+    auto showMessage = [this](const QString& message) { statusBar()->showMessage(message, 8000); };
+    connect(m_paretoPanel, &ParetoPanel::exported, this, showMessage);
+    connect(m_timelinePanel, &TimelinePanel::exported, this, showMessage);
 }
 
 void MainWindow::createStatusBar()
@@ -615,6 +665,25 @@ void MainWindow::showPreferences()
     m_tagActions->setPalette(dialog.palette());
 }
 
+void MainWindow::showTeaching()
+{
+    const LoadedGraphPtr graph = m_document->graph();
+    if (!graph)
+        return;
+    // The selection (nodes, and the members of selected groups) is the region to draw.
+    std::vector<NodeId> region = m_selection->nodes();
+    for (int g : m_selection->groups()) {
+        const auto& members = graph->groups.group(g).members;
+        region.insert(region.end(), members.begin(), members.end());
+    }
+    auto* window = findChild<TeachingWindow*>();
+    if (!window)
+        window = new TeachingWindow(this);
+    window->teach(graph, m_document->partitionOptions(), region);
+    window->show();
+    window->raise();
+}
+
 void MainWindow::showShortcuts()
 {
     QString rows;
@@ -624,13 +693,15 @@ void MainWindow::showShortcuts()
     add(tr("S / Shift+S"), tr("Tag the selection MUST_SAVE / PREFER_SAVE"));
     add(tr("R / Shift+R"), tr("Tag the selection MUST_RECOMPUTE / PREFER_RECOMPUTE"));
     add(tr("X or Backspace"), tr("Clear the tag"));
-    add(tr("Ctrl+Z / Ctrl+Shift+Z"), tr("Undo / redo"));
+    add(tr("Ctrl+Z / Ctrl+Shift+Z or Ctrl+Y"), tr("Undo / redo"));
     add(tr("Ctrl+F, F3, Shift+F3"), tr("Find a node by name or op, next, previous"));
     add(tr("P / U"), tr("Select the producers / consumers of the selection"));
     add(tr("Wheel, + / -"), tr("Zoom at the cursor / zoom"));
     add(tr("0, 1"), tr("Fit to window, actual size"));
     add(tr("Drag, Shift+drag"), tr("Pan, select with a rubber band"));
     add(tr("Double-click, Ctrl+→ / Ctrl+←"), tr("Expand a group / collapse the group around the selection"));
+    add(tr("Ctrl+Shift+→ / Ctrl+Shift+←"), tr("Expand / collapse all groups"));
+    add(tr("Ctrl+T, F1"), tr("Teach the min-cut, the guide"));
     add(tr("M, L, D"), tr("Overview map, legend, differences from PyTorch"));
     QMessageBox::information(this, tr("Keyboard Shortcuts"), QStringLiteral("<table cellspacing='6'>%1</table>").arg(rows));
 }

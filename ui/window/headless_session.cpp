@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: MIT
-#include "app/headless_session.h"
+#include "window/headless_session.h"
+#include "window/timing_math.h"
 
-#include "app/export_actions.h"
-#include "app/main_window.h"
+#include "window/export_actions.h"
+#include "window/main_window.h"
 #include "canvas/graph_canvas.h"
 #include "canvas/graph_scene.h"
 #include "canvas/graph_view.h"
 #include "document/graph_document.h"
 #include "document/node_selection.h"
 #include "document/plan_export.h"
+#include "explain/plan_file_reader.h"
+#include "explain/plan_run.h"
 #include "model/policy_names.h"
 
 #include <QApplication>
@@ -22,19 +25,6 @@ namespace remat::ui {
 namespace {
 
 constexpr int kDeadlineMs = 300'000;
-
-double ms(qint64 ns)
-{
-    return static_cast<double>(ns) / 1e6;
-}
-
-double median(std::vector<double> v)
-{
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
 
 } // namespace
 
@@ -107,6 +97,8 @@ void HeadlessSession::queueScreenshotSteps()
         }
         applyPartitionerOptions();
     });
+    if (!m_options.plan.isEmpty())
+        then([this] { showPlanFile(); });
     if (!m_options.expand.isEmpty()) {
         then([this] {
             if (m_options.expand == QLatin1String("all")) {
@@ -186,6 +178,22 @@ void HeadlessSession::applyPartitionerOptions()
     }
     doc->setBudgetSettings(settings);
     doc->setPartitionSettings(kind, rules, doc->compiler(), budget);
+}
+
+void HeadlessSession::showPlanFile()
+{
+    GraphDocument* doc = m_window->document();
+    const LoadedGraphPtr graph = doc->graph();
+    try {
+        const PlanRunner runner(graph->graph, BudgetOptions {});
+        auto outcome = std::make_shared<PartitionOutcome>();
+        outcome->options = doc->partitionOptions();
+        outcome->result = std::make_shared<const PartitionResult>(readPlanResult(runner, m_options.plan.toStdString(), outcome->options));
+        describePartition(*outcome, *graph, referenceKeyFor(graph->graph, outcome->options));
+        doc->showPlan(std::move(outcome));
+    } catch (const std::exception& e) {
+        fail(QString::fromUtf8(e.what()));
+    }
 }
 
 void HeadlessSession::queueExportSteps()
@@ -296,7 +304,7 @@ void HeadlessSession::measureTags(NodeId node)
     }
     then([=, this] {
         std::printf("  %-26s median %.1f ms, max %.1f ms over %zu tags (partitionGraph median %.1f ms)\n", "tag -> new colours",
-                    median(*samples), samples->empty() ? 0.0 : *std::max_element(samples->begin(), samples->end()), samples->size(),
+                    median(*samples), maximum(*samples), samples->size(),
                     median(*partitions));
     });
 }
@@ -346,6 +354,7 @@ void HeadlessSession::queueMeasureSteps()
         auto saved = std::move(m_steps);
         m_steps.clear();
         measureTags(*node);
+        measurePictures(*node);
         for (auto& s : saved)
             m_steps.push_back(std::move(s));
     });

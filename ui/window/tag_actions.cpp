@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "app/tag_actions.h"
+#include "window/tag_actions.h"
 
 #include <QAction>
 #include <QGuiApplication>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "app/command_line.h"
+#include "window/command_line.h"
 #include "graph/arg.h"
 
 #include <QElapsedTimer>
@@ -34,10 +34,13 @@ private:
     void fail(const QString& message);
     void queueScreenshotSteps();
     void applyPartitionerOptions();
+    void showPlanFile();
     void queueExportSteps();
     void queueMeasureSteps();
     void openAndMeasure(const QString& label);
     void measureTags(NodeId node);
+    /// The what-if of saved nodes, the budget sweep, and clicks on its points (headless_measure_pictures.cpp).
+    void measurePictures(NodeId node);
 
     MainWindow* m_window;
     GuiOptions m_options;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "app/settings.h"
+#include "window/settings.h"
 
 #include <QFileInfo>
 #include <QSettings>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "app/export_actions.h"
+#include "window/export_actions.h"
 
-#include "app/script_dialog.h"
+#include "window/script_dialog.h"
 #include "budget/region_budget.h"
 #include "canvas/canvas_export.h"
 #include "canvas/graph_scene.h"
@@ -33,7 +33,7 @@ ExportActions::ExportActions(GraphDocument* document, GraphScene* scene, QWidget
     m_script->setToolTip(
         tr("Write the plan and a Python script that runs one training step of the model with it"));
     m_image->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
-    m_image->setToolTip(tr("Write the canvas as a PNG or SVG picture (Ctrl+Shift+E)"));
+    m_image->setToolTip(tr("Write the canvas as a PNG, SVG or PDF picture (Ctrl+Shift+E)"));
     connect(m_plan, &QAction::triggered, this, &ExportActions::choosePlanFile);
     connect(m_script, &QAction::triggered, this, &ExportActions::chooseScriptFile);
     connect(m_image, &QAction::triggered, this, &ExportActions::chooseImageFile);
@@ -172,13 +172,14 @@ void ExportActions::chooseImageFile()
     const QString title = tr("Export Canvas Image");
     QString filter = tr("PNG image (*.png)");
     const QString svgFilter = tr("SVG drawing (*.svg)");
+    const QString pdfFilter = tr("PDF document (*.pdf)");
     QString path = QFileDialog::getSaveFileName(m_window, title,
         QDir(suggestedFolder()).filePath(suggestedBaseName() + QStringLiteral(".png")),
-        filter + QStringLiteral(";;") + svgFilter, &filter);
+        filter + QStringLiteral(";;") + svgFilter + QStringLiteral(";;") + pdfFilter, &filter);
     if (path.isEmpty())
         return;
     if (QFileInfo(path).suffix().isEmpty())
-        path += filter == svgFilter ? QStringLiteral(".svg") : QStringLiteral(".png");
+        path += filter == svgFilter ? QStringLiteral(".svg") : filter == pdfFilter ? QStringLiteral(".pdf") : QStringLiteral(".png");
     if (const QString error = exportImage(path); !error.isEmpty())
         showFailure(title, error);
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "app/script_dialog.h"
+#include "window/script_dialog.h"
 
 #include "document/plan_export.h"
 

@@ -19,7 +19,11 @@ class GraphDocument;
 class GraphOpener;
 class NodeInspector;
 class NodeSelection;
+class ComparePanel;
+class ParetoPanel;
+class PlanAnalyst;
 class PartitionPanel;
+class TimelinePanel;
 class TagActions;
 
 /// The main window: canvas in the middle, partition panel and inspector in docks; opening
@@ -44,6 +48,9 @@ public:
     GraphCanvas* canvas() const { return m_canvas; }
     PartitionPanel* partitionPanel() const { return m_partitionPanel; }
     NodeInspector* inspector() const { return m_inspector; }
+    ParetoPanel* paretoPanel() const { return m_paretoPanel; }
+    TimelinePanel* timelinePanel() const { return m_timelinePanel; }
+    ComparePanel* comparePanel() const { return m_comparePanel; }
     GraphOpener* opener() const { return m_opener; }
     TagActions* tagActions() const { return m_tagActions; }
     ExportActions* exportActions() const { return m_exportActions; }
@@ -80,6 +87,7 @@ private:
     void showOpenDialog();
     void showPreferences();
     void showShortcuts();
+    void showTeaching();
     void onFindTextChanged(const QString& text);
     void onPictureReady(const CanvasTimings& timings);
 
@@ -89,6 +97,10 @@ private:
     GraphCanvas* m_canvas;
     PartitionPanel* m_partitionPanel = nullptr;
     NodeInspector* m_inspector = nullptr;
+    ParetoPanel* m_paretoPanel = nullptr;
+    TimelinePanel* m_timelinePanel = nullptr;
+    ComparePanel* m_comparePanel = nullptr;
+    PlanAnalyst* m_analyst = nullptr;
     TagActions* m_tagActions = nullptr;
     ExportActions* m_exportActions = nullptr;
     QMenu* m_recentMenu = nullptr;
@@ -125,6 +137,8 @@ private:
     QAction* m_selectProducersAction = nullptr;
     QAction* m_selectConsumersAction = nullptr;
     QAction* m_shortcutsAction = nullptr;
+    QAction* m_teachAction = nullptr;
+    QAction* m_guideAction = nullptr;
     QAction* m_aboutAction = nullptr;
 };
 

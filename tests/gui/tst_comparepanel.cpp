@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: MIT
+// The Compare Plans dock: the lists are the core's comparison, the canvas colours what only A,
+// only B and both save (groups count their differences), and hiding the dock restores the canvas.
+#include "canvas/canvas_state.h"
+#include "explain/plan_comparison.h"
+#include "explain/plan_run.h"
+#include "gui_test_support.h"
+#include "main_window_test_support.h"
+#include "panels/compare_panel.h"
+#include "panels/plan_choice_editor.h"
+#include "window/main_window.h"
+
+#include <QComboBox>
+#include <QDockWidget>
+#include <QTest>
+#include <QTreeWidget>
+
+#include <set>
+
+using namespace remat;
+using namespace remat::ui;
+using namespace remat::ui::test;
+
+namespace {
+
+void choose(PlanChoiceEditor* editor, PlanChoice::Kind kind)
+{
+    editor->kindBox()->setCurrentIndex(editor->kindBox()->findData(static_cast<int>(kind)));
+}
+
+void showDock(MainWindow& w)
+{
+    auto* dock = w.findChild<QDockWidget*>(QStringLiteral("CompareDock"));
+    QVERIFY(dock);
+    dock->show();
+    dock->raise();
+}
+
+} // namespace
+
+class TestComparePanel : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { test::isolate(); }
+
+    void identicalToPyTorchThenDifferentBudget()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        w.openFile(test::oraclePath("transformer_encoder_block.json"));
+        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
+        showDock(w);
+        ComparePanel* panel = w.comparePanel();
+        choose(panel->sideA(), PlanChoice::Kind::Current);
+        choose(panel->sideB(), PlanChoice::Kind::PyTorch);
+        panel->compareNow();
+        QTRY_VERIFY_WITH_TIMEOUT(
+            panel->pair() && panel->pair()->labelB.contains(QStringLiteral("PyTorch")) && idle(w),
+            kTimeoutMs);
+        // Our torch-1.13 min-cut is PyTorch 1.13's own decision on this graph.
+        QCOMPARE(panel->pair()->error, QString());
+        QVERIFY(panel->pair()->comparison.onlyInA.empty());
+        QVERIFY(panel->pair()->comparison.onlyInB.empty());
+        QCOMPARE(
+            panel->pair()->comparison.inBoth.size(), w.document()->outcome()->result->savedValues.size());
+        QCOMPARE(panel->table()->topLevelItemCount(), 0);
+
+        // Against a small budget the plans differ; the table lists exactly the core's differences.
+        PlanChoice budget;
+        budget.kind = PlanChoice::Kind::Budget;
+        budget.budget = 0.1;
+        panel->sideB()->setChoice(budget);
+        panel->compareNow();
+        QTRY_VERIFY_WITH_TIMEOUT(
+            panel->pair() && panel->pair()->labelB.contains(QStringLiteral("0.1")) && idle(w), kTimeoutMs);
+        const PlanComparison& c = panel->pair()->comparison;
+        QVERIFY(!c.onlyInA.empty() || !c.onlyInB.empty());
+        QCOMPARE(panel->table()->topLevelItemCount(), static_cast<int>(c.onlyInA.size() + c.onlyInB.size()));
+        // B's numbers are the core's for that budget plan.
+        const PlanRunner runner(w.document()->graph()->graph, BudgetOptions {});
+        PlanRequest request;
+        request.options = w.document()->partitionOptions();
+        request.budget = 0.1;
+        const PlanRun b = runner.run(request);
+        QCOMPARE(panel->pair()->b->savedValues, b.result.savedValues);
+        QCOMPARE(c.b.peakBytes, b.summary.peakBytes);
+        QVERIFY(panel->summaryText().contains(QStringLiteral("B − A")));
+
+        // The canvas colours by side; the state agrees with the lists.
+        const CanvasState& state = w.canvas()->scene()->state();
+        QVERIFY(state.comparingPlans());
+        for (NodeId n : c.onlyInA)
+            QCOMPARE(state.planSide(n), CanvasState::OnlyA);
+        for (NodeId n : c.onlyInB)
+            QCOMPARE(state.planSide(n), CanvasState::OnlyB);
+        for (NodeId n : c.inBoth)
+            QCOMPARE(state.planSide(n), CanvasState::InBoth);
+
+        // Hiding the dock gives the canvas its decision colours back.
+        w.findChild<QDockWidget*>(QStringLiteral("CompareDock"))->hide();
+        QVERIFY(!state.comparingPlans());
+    }
+
+    void groupsCountTheirDifferences()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        w.openFile(test::oraclePath("gpt_n8.json")); // opens as groups of blocks
+        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
+        QVERIFY(!w.document()->graph()->groups.empty());
+        showDock(w);
+        ComparePanel* panel = w.comparePanel();
+        choose(panel->sideA(), PlanChoice::Kind::Current);
+        choose(panel->sideB(), PlanChoice::Kind::OtherRules);
+        panel->compareNow();
+        QTRY_VERIFY_WITH_TIMEOUT(
+            panel->pair() && panel->pair()->labelB.contains(QStringLiteral("rule")) && idle(w), kTimeoutMs);
+        QCOMPARE(panel->pair()->error, QString());
+        const PlanComparison& c = panel->pair()->comparison;
+        QVERIFY2(!c.onlyInA.empty() || !c.onlyInB.empty(),
+            "torch-1.13 and the newest rules save different values here");
+        const CanvasState& state = w.canvas()->scene()->state();
+        int onlyA = 0, onlyB = 0;
+        const GroupTree& tree = w.document()->graph()->groups;
+        for (std::size_t g = 0; g < tree.groups.size(); ++g) {
+            if (tree.groups[g].parent >= 0)
+                continue; // top-level groups partition the grouped nodes
+            onlyA += state.groupStats[g].onlyA;
+            onlyB += state.groupStats[g].onlyB;
+        }
+        std::set<NodeId> grouped;
+        for (std::size_t g = 0; g < tree.groups.size(); ++g) {
+            if (tree.groups[g].parent < 0)
+                grouped.insert(tree.groups[g].members.begin(), tree.groups[g].members.end());
+        }
+        int expectedA = 0, expectedB = 0;
+        for (NodeId n : c.onlyInA)
+            expectedA += grouped.count(n) ? 1 : 0;
+        for (NodeId n : c.onlyInB)
+            expectedB += grouped.count(n) ? 1 : 0;
+        QCOMPARE(onlyA, expectedA);
+        QCOMPARE(onlyB, expectedB);
+    }
+};
+
+QTEST_MAIN(TestComparePanel)
+#include "tst_comparepanel.moc"

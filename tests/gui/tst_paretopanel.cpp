@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: MIT
+// The Budget Trade-off dock: the sweep fills in off the GUI thread, the points are the core's own
+// sweep, a click switches the canvas to that plan, the marker follows the budget slider, and the
+// plot exports as PNG, SVG, PDF and CSV.
+#include "budget/budget_session.h"
+#include "gui_test_support.h"
+#include "main_window_test_support.h"
+#include "model/budget_outcome.h"
+#include "panels/pareto_panel.h"
+#include "panels/partition_panel.h"
+#include "plots/pareto_plot.h"
+#include "window/main_window.h"
+
+#include <QComboBox>
+#include <QFile>
+#include <QImage>
+#include <QSignalSpy>
+#include <QSvgRenderer>
+#include <QTemporaryDir>
+#include <QTest>
+#include <qcustomplot.h>
+
+using namespace remat;
+using namespace remat::ui;
+using namespace remat::ui::test;
+
+namespace {
+
+void chooseBudgetPartitioner(MainWindow& w)
+{
+    QComboBox* box = w.partitionPanel()->partitionerBox();
+    box->setCurrentIndex(box->findData(QStringLiteral("budget")));
+}
+
+bool sweptAndIdle(const MainWindow& w)
+{
+    const ParetoSnapshotPtr s = w.paretoPanel()->plot()->snapshot();
+    return idle(w) && s && s->finished;
+}
+
+QByteArray readAll(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+} // namespace
+
+class TestParetoPanel : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { test::isolate(); }
+
+    void sweepIsTheCoresAndClickSwitchesThePlan()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        w.openFile(test::samplePath("transformer_block.json"));
+        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
+        ParetoPanel* panel = w.paretoPanel();
+        QVERIFY(!panel->plot()->snapshot()); // min-cut: the sweep waits to be asked
+
+        QSignalSpy snapshots(panel->sweeper(), &ParetoSweeper::snapshot);
+        chooseBudgetPartitioner(w); // the budget partitioner sweeps by itself
+        QTRY_VERIFY_WITH_TIMEOUT(sweptAndIdle(w), kTimeoutMs);
+        QVERIFY2(snapshots.count() >= 3, "points arrive in rounds, not all at the end");
+        const ParetoResult& swept = panel->plot()->snapshot()->result;
+
+        // The same plans as the core's own sweep of this graph.
+        const BudgetSession session(
+            w.document()->graph()->graph, w.document()->partitionOptions(), BudgetOptions {});
+        const ParetoResult expected = sweepPareto(session);
+        QCOMPARE(swept.points.size(), expected.points.size());
+        for (std::size_t i = 0; i < expected.points.size(); ++i) {
+            QCOMPARE(swept.points[i].saved, expected.points[i].saved);
+            QCOMPARE(swept.points[i].metrics.peakBytes, expected.points[i].metrics.peakBytes);
+            QCOMPARE(swept.points[i].onFrontier, expected.points[i].onFrontier);
+        }
+        QVERIFY(swept.points.size() > 5);
+
+        // The lowest simulated peak is marked and said.
+        const int low = panel->plot()->lowestPeakPoint();
+        QVERIFY(low >= 0);
+        for (const ParetoPoint& p : swept.points)
+            QVERIFY(*p.metrics.peakBytes >= *swept.points[static_cast<std::size_t>(low)].metrics.peakBytes);
+        QVERIFY(panel->statusText().contains(QStringLiteral("Lowest simulated peak")));
+        QVERIFY(panel->plot()->describePoint(low).contains(QStringLiteral("simulated peak")));
+
+        // Clicking the lowest-peak point switches the canvas and tables to that plan.
+        QCustomPlot* plot = panel->plot()->plot();
+        panel->plot()->setSeries(ParetoPlot::Series::Peak);
+        plot->replot(QCustomPlot::rpImmediateRefresh);
+        const QPoint at = panel->plot()->pixelOf(low, true).toPoint();
+        const int picked = panel->plot()->pointAt(at); // plans may share a pixel: any of them
+        QVERIFY(picked >= 0);
+        const ParetoPoint& target = swept.points[static_cast<std::size_t>(picked)];
+        QCOMPARE(*target.metrics.peakBytes, *swept.points[static_cast<std::size_t>(low)].metrics.peakBytes);
+        QTest::mouseClick(plot, Qt::LeftButton, {}, at);
+        QTRY_VERIFY_WITH_TIMEOUT(idle(w) && w.document()->outcome()->budget
+                && w.document()->outcome()->budget->plan->budget == target.budget,
+            kTimeoutMs);
+        QCOMPARE(w.document()->outcome()->result->savedValues, target.saved);
+        QCOMPARE(panel->plot()->pointForBudget(w.document()->budgetSettings().budget), picked);
+
+        // The budget slider moves the marker.
+        BudgetSettings settings = w.document()->budgetSettings();
+        settings.budget = 1.0;
+        w.document()->setBudgetSettings(settings);
+        QTRY_VERIFY_WITH_TIMEOUT(idle(w) && w.document()->outcome()->budget->plan->budget == 1.0, kTimeoutMs);
+        QCOMPARE(panel->plot()->pointForBudget(1.0), static_cast<int>(swept.points.size()) - 1);
+    }
+
+    void clickSwitchesToBudgetModeAndExportsWrite()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        w.openFile(test::samplePath("mlp.json"));
+        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
+        ParetoPanel* panel = w.paretoPanel();
+        QVERIFY(!w.document()->budgetMode());
+        panel->sweep(); // on demand for the other partitioners
+        QTRY_VERIFY_WITH_TIMEOUT(sweptAndIdle(w), kTimeoutMs);
+        QVERIFY(!w.document()->budgetMode());
+        Q_EMIT panel->plot()->budgetPicked(0.0);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            idle(w) && w.document()->budgetMode() && w.document()->outcome()->budget, kTimeoutMs);
+        QCOMPARE(w.document()->outcome()->budget->plan->stage, BudgetStage::KeepInputs);
+
+        QTemporaryDir dir;
+        for (const char* name : {"p.png", "p.svg", "p.pdf", "p.csv"}) {
+            const QString path = dir.filePath(QLatin1String(name));
+            QCOMPARE(panel->exportTo(path), QString());
+            QVERIFY2(QFile::exists(path), name);
+        }
+        QImage png(dir.filePath(QStringLiteral("p.png")));
+        QVERIFY(!png.isNull() && png.width() > 300);
+        QVERIFY(QSvgRenderer(dir.filePath(QStringLiteral("p.svg"))).isValid());
+        QVERIFY(readAll(dir.filePath(QStringLiteral("p.pdf"))).startsWith("%PDF"));
+        const QByteArray csv = readAll(dir.filePath(QStringLiteral("p.csv")));
+        QCOMPARE(
+            csv.count('\n'), static_cast<qsizetype>(panel->plot()->snapshot()->result.points.size()) + 1);
+        // A folder that does not exist: an error naming the file, nothing written.
+        const QString bad = dir.filePath(QStringLiteral("missing/p.png"));
+        QVERIFY(panel->exportTo(bad).contains(bad));
+    }
+};
+
+QTEST_MAIN(TestParetoPanel)
+#include "tst_paretopanel.moc"

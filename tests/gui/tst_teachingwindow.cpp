@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+// The teaching view: five steps from the core's own network and cut, drawn by Graphviz's dot;
+// the cut it shows saves what the partitioner saves; a big graph is taught on a selected region.
+#include "gui_test_support.h"
+#include "io/graph_loader.h"
+#include "partition/partitioner.h"
+#include "teaching/teaching_window.h"
+
+#include <QGraphicsView>
+#include <QTest>
+
+using namespace remat;
+using namespace remat::ui;
+
+namespace {
+
+LoadedGraphPtr open(const char* oracleName)
+{
+    return analyseGraph(
+        loadGraphFile(test::oraclePath(oracleName).toStdString()), test::oraclePath(oracleName));
+}
+
+PartitionOptions newestMinCut()
+{
+    PartitionOptions options;
+    options.rules = RuleSet::Newest;
+    return options;
+}
+
+} // namespace
+
+class TestTeachingWindow : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { test::isolate(); }
+
+    void fiveStepsOnASmallGraph()
+    {
+        const LoadedGraphPtr graph = open("mlp3_relu.json");
+        TeachingWindow window;
+        window.show();
+        window.teach(graph, newestMinCut(), {});
+        QTRY_VERIFY_WITH_TIMEOUT(window.lesson() && window.pictureShown(), 60000);
+        const Lesson& lesson = *window.lesson();
+        QCOMPARE(lesson.error, QString());
+        QCOMPARE(lesson.steps.size(), std::size_t {5});
+        for (const LessonStep& step : lesson.steps) {
+            QVERIFY(!step.title.isEmpty() && !step.text.isEmpty());
+            QVERIFY(step.dot.startsWith(QStringLiteral("digraph")));
+        }
+        // The cut step names exactly the values the partitioner saves.
+        const PartitionResult result = partitionGraph(graph->graph, newestMinCut());
+        for (NodeId n : result.savedValues)
+            QVERIFY2(lesson.steps[3].text.contains(graph->label(n).name), qPrintable(graph->label(n).name));
+        QVERIFY(lesson.steps[3].text.contains(QString::number(*result.cutValue)));
+        // Every step renders (dot runs as a child process).
+        for (int step = 0; step < 5; ++step) {
+            window.showStep(step);
+            QTRY_VERIFY_WITH_TIMEOUT(window.pictureShown(), 60000);
+            QVERIFY(window.stepText().contains(
+                lesson.steps[static_cast<std::size_t>(step)].title.toHtmlEscaped()));
+        }
+    }
+
+    void bigGraphNeedsARegion()
+    {
+        const LoadedGraphPtr graph = open("gpt_n8.json");
+        TeachingWindow window;
+        window.teach(graph, newestMinCut(), {});
+        QTRY_VERIFY_WITH_TIMEOUT(window.lesson(), 60000);
+        QVERIFY(window.lesson()->error.contains(QStringLiteral("select a region")));
+        // One block's nodes: taught on that region.
+        const NodeId mm = graph->graph.find("mm");
+        QVERIFY(mm != kNoNode);
+        const int g = graph->groups.leafGroup(mm);
+        QVERIFY(g >= 0);
+        const Group& block = graph->groups.group(g);
+        QVERIFY(block.members.size() <= kLessonMaxNodes);
+        window.teach(graph, newestMinCut(), block.members);
+        QTRY_VERIFY_WITH_TIMEOUT(window.lesson() && window.pictureShown(), 60000);
+        QCOMPARE(window.lesson()->error, QString());
+        QVERIFY(window.lesson()->scope.contains(QStringLiteral("selected")));
+    }
+};
+
+QTEST_MAIN(TestTeachingWindow)
+#include "tst_teachingwindow.moc"

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: MIT
+// The Memory Timeline dock: the current plan's timeline is the core's simulation, a click on a
+// step lists and selects the tensors alive there, a second plan overlays, and it exports.
+#include "budget/budget_session.h"
+#include "budget/plan_from_saved.h"
+#include "document/node_selection.h"
+#include "gui_test_support.h"
+#include "main_window_test_support.h"
+#include "model/budget_outcome.h"
+#include "panels/timeline_panel.h"
+#include "plots/timeline_plot.h"
+#include "window/main_window.h"
+
+#include <QFile>
+#include <QSvgRenderer>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+
+using namespace remat;
+using namespace remat::ui;
+using namespace remat::ui::test;
+
+namespace {
+
+bool profiled(const MainWindow& w)
+{
+    const PlanProfilePtr p = w.timelinePanel()->plot()->profile();
+    return idle(w) && p && p->ok();
+}
+
+} // namespace
+
+class TestTimelinePanel : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { test::isolate(); }
+
+    void timelineIsTheCoresAndStepsListLiveTensors()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        w.openFile(test::samplePath("transformer_block.json"));
+        QTRY_VERIFY_WITH_TIMEOUT(profiled(w), kTimeoutMs);
+        const MemoryProfile& shown = w.timelinePanel()->plot()->profile()->profile;
+
+        // The min-cut plan, re-extracted from its saved values under the newest rules, simulated.
+        const LoadedGraphPtr graph = w.document()->graph();
+        const BudgetSession session(graph->graph, w.document()->partitionOptions(), BudgetOptions {});
+        std::vector<std::string> names;
+        for (NodeId n : w.document()->outcome()->result->savedValues)
+            names.push_back(graph->graph.node(n).name);
+        const BudgetedPlan expected = planFromSavedNames(session, names, "test");
+        QCOMPARE(shown.peakBytes, expected.memory->peakBytes);
+        QCOMPARE(shown.peakStep, expected.memory->peakStep);
+        QCOMPARE(shown.timeline.size(), expected.memory->timeline.size());
+        QCOMPARE(shown.forwardSteps, expected.memory->forwardSteps);
+
+        // Clicking the peak step lists what is alive there, largest first, and selects it.
+        TimelinePanel* panel = w.timelinePanel();
+        panel->showStep(shown.peakStep);
+        QTRY_VERIFY_WITH_TIMEOUT(panel->liveList()->topLevelItemCount() > 0, kTimeoutMs);
+        QCOMPARE(
+            panel->liveList()->topLevelItemCount(), static_cast<int>(expected.memory->liveAtPeak.size()));
+        std::int64_t listed = 0;
+        for (int i = 0; i < panel->liveList()->topLevelItemCount(); ++i)
+            listed += panel->liveList()->topLevelItem(i)->data(1, Qt::UserRole).toLongLong();
+        std::int64_t alive = 0;
+        for (const LiveTensor& t : expected.memory->liveAtPeak)
+            alive += t.bytes;
+        QCOMPARE(listed, alive);
+        QCOMPARE(static_cast<int>(w.selection()->nodes().size()), panel->liveList()->topLevelItemCount());
+        QVERIFY(panel->plot()->describeStep(shown.peakStep).contains(graph->label(shown.peakNode).name));
+
+        // A second plan's total overlays the stack.
+        auto other = std::make_shared<PartitionOutcome>();
+        other->result = std::make_shared<const PartitionResult>(session.plan(0.0).result);
+        panel->setComparison(other, QStringLiteral("budget 0"));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            panel->plot()->plot()->graphCount() == 7, kTimeoutMs); // 6 categories + the line
+
+        QTemporaryDir dir;
+        for (const char* name : {"t.png", "t.svg", "t.pdf", "t.csv"})
+            QCOMPARE(panel->exportTo(dir.filePath(QLatin1String(name))), QString());
+        QVERIFY(QSvgRenderer(dir.filePath(QStringLiteral("t.svg"))).isValid());
+        QFile csv(dir.filePath(QStringLiteral("t.csv")));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        QCOMPARE(csv.readAll().count('\n'), static_cast<qsizetype>(shown.timeline.size()) + 1);
+    }
+};
+
+QTEST_MAIN(TestTimelinePanel)
+#include "tst_timelinepanel.moc"

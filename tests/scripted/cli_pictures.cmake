@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: MIT
+# Pictures from the command line, headless (no display, no QT_QPA_PLATFORM): the trade-off plot,
+# the memory timeline and the canvas, as PNG, SVG and PDF.
+set(REMAT_CHECK_PICTURE ${CMAKE_CURRENT_LIST_DIR}/support/check_picture.cmake)
+set(REMAT_PICTURES ${CMAKE_CURRENT_BINARY_DIR}/pictures)
+file(MAKE_DIRECTORY ${REMAT_PICTURES})
+
+function(remat_picture_test name picture)
+  cmake_parse_arguments(T "" "" "ARGS;BEFORE" ${ARGN})
+  string(REPLACE ";" "@@" command "$<TARGET_FILE:remat-explorer>;${T_ARGS}")
+  set(defs "-DCOMMAND=${command}" "-DPICTURE=${REMAT_PICTURES}/${picture}")
+  if(T_BEFORE)
+    string(REPLACE ";" "@@" before "$<TARGET_FILE:remat-explorer>;${T_BEFORE}")
+    list(APPEND defs "-DBEFORE=${before}")
+  endif()
+  add_test(NAME cli_${name} COMMAND ${CMAKE_COMMAND} ${defs} -P ${REMAT_CHECK_PICTURE})
+  set_tests_properties(cli_${name} PROPERTIES LABELS cli)
+endfunction()
+
+if(REMAT_BUILD_GUI)
+  remat_picture_test(pareto_plot_png pareto.png ARGS pareto ${REMAT_ORACLE}/gpt_n2.json --plot ${REMAT_PICTURES}/pareto.png)
+  remat_picture_test(pareto_plot_svg pareto.svg ARGS pareto ${REMAT_ORACLE}/mlp3_relu.json --plot ${REMAT_PICTURES}/pareto.svg)
+  remat_picture_test(pareto_plot_pdf pareto.pdf ARGS pareto ${REMAT_ORACLE}/mlp3_relu.json --plot ${REMAT_PICTURES}/pareto.pdf)
+  remat_picture_test(memory_plot_png memory.png
+    ARGS memory ${REMAT_ORACLE}/transformer_encoder_block.json --budget 0.3 --plot ${REMAT_PICTURES}/memory.png)
+  remat_picture_test(memory_plot_plan_pdf memory.pdf
+    BEFORE partition ${REMAT_ORACLE}/mlp3_relu.json --rules newest -o ${REMAT_PICTURES}/mlp3_for_memory.json
+    ARGS memory ${REMAT_ORACLE}/mlp3_relu.json --plan ${REMAT_PICTURES}/mlp3_for_memory.json --plot ${REMAT_PICTURES}/memory.pdf)
+  remat_picture_test(render_png render.png ARGS render ${REMAT_ORACLE}/mlp3_relu.json -o ${REMAT_PICTURES}/render.png)
+  remat_picture_test(render_budget_svg render.svg
+    ARGS render ${REMAT_ORACLE}/transformer_encoder_block.json --budget 0.2 -o ${REMAT_PICTURES}/render.svg)
+  remat_picture_test(render_plan_pdf render.pdf
+    BEFORE partition ${REMAT_ORACLE}/mlp3_relu.json --partitioner default -o ${REMAT_PICTURES}/mlp3_default.json
+    ARGS render ${REMAT_ORACLE}/mlp3_relu.json --plan ${REMAT_PICTURES}/mlp3_default.json -o ${REMAT_PICTURES}/render.pdf)
+  remat_cli_test(render_needs_output CODE 2 ARGS render ${REMAT_ORACLE}/mlp3_relu.json STDERR "-o OUT[^ ]* is required")
+  remat_cli_test(pareto_plot_bad_type CODE 1 ONE_LINE_ERROR
+    ARGS pareto ${REMAT_ORACLE}/mlp3_relu.json --plot ${REMAT_PICTURES}/pareto.bmp STDERR "pareto.bmp: unknown picture type '.bmp'")
+endif()

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+#include "analysis/pareto_sweeper.h"
+
+#include "budget/plan_from_saved.h"
+#include "graph/error.h"
+#include "model/budget_session_cache.h"
+
+#include <QPointer>
+
+#include <chrono>
+
+namespace remat::ui {
+
+std::vector<ParetoSnapshot::Recorded> recordedBudgetPlans(const BudgetSession& session)
+{
+    std::vector<ParetoSnapshot::Recorded> out;
+    for (const auto& [key, recorded] : session.graph().recorded()) {
+        if (!recorded.memoryBudget)
+            continue;
+        try {
+            const BudgetedPlan plan = planFromSavedNames(
+                session, recorded.savedValues, key, MemorySimulationOptions {false, false});
+            out.push_back({*recorded.memoryBudget, plan.metrics});
+        } catch (const Error&) {
+            // A recording that does not fit this graph's extraction is left off the plot.
+        }
+    }
+    return out;
+}
+
+ParetoSweeper::ParetoSweeper(QObject* parent)
+    : QObject(parent)
+    , m_sessions(std::make_shared<BudgetSessionCache>())
+    , m_cancel(std::make_shared<std::atomic<bool>>(false))
+{
+    m_pool.setMaxThreadCount(1);
+}
+
+ParetoSweeper::~ParetoSweeper()
+{
+    m_cancel->store(true);
+    m_pool.waitForDone(); // the sweep checks the flag before every budget: this is quick
+}
+
+void ParetoSweeper::cancel()
+{
+    m_cancel->store(true);
+}
+
+void ParetoSweeper::start(
+    LoadedGraphPtr graph, const PartitionOptions& options, const BudgetSettings& settings)
+{
+    m_cancel->store(true); // the sweep in flight stops; this one gets a fresh flag
+    m_cancel = std::make_shared<std::atomic<bool>>(false);
+    m_latest.reset();
+    const std::uint64_t generation = ++m_generation;
+    ++m_running;
+    QPointer<ParetoSweeper> self(this);
+    auto post = [self](auto function) {
+        QMetaObject::invokeMethod(
+            self,
+            [self, function] {
+                if (self)
+                    function(*self);
+            },
+            Qt::QueuedConnection);
+    };
+    m_pool.start([graph, options, settings, generation, cancel = m_cancel, sessions = m_sessions, post] {
+        bool cancelled = false;
+        try {
+            const auto start = std::chrono::steady_clock::now();
+            const BudgetSessionCache::Entry entry = sessions->get(graph, options, settings);
+            const double sessionSeconds
+                = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            const auto recorded = recordedBudgetPlans(*entry.session);
+            ParetoOptions sweep;
+            sweep.cancel = cancel.get();
+            sweep.progress = [post, generation](const ParetoProgress& p) {
+                post([p, generation](ParetoSweeper& s) {
+                    if (generation == s.m_generation)
+                        Q_EMIT s.progress(p.evaluated, p.scheduled, p.distinctPlans);
+                });
+            };
+            sweep.snapshot = [post, generation, recorded, sessionSeconds](const ParetoResult& result) {
+                auto snapshot = std::make_shared<ParetoSnapshot>();
+                snapshot->generation = generation;
+                snapshot->result = result;
+                snapshot->recorded = recorded;
+                snapshot->sessionSeconds = sessionSeconds;
+                post([snapshot](ParetoSweeper& s) { s.deliver(snapshot); });
+            };
+            ParetoResult result = sweepPareto(*entry.session, sweep);
+            cancelled = result.cancelled;
+            auto last = std::make_shared<ParetoSnapshot>();
+            last->generation = generation;
+            last->result = std::move(result);
+            last->recorded = recorded;
+            last->sessionSeconds = sessionSeconds;
+            last->finished = !cancelled;
+            post([last](ParetoSweeper& s) { s.deliver(last); });
+        } catch (const std::exception& e) {
+            const QString message = QString::fromUtf8(e.what());
+            post([message, generation](ParetoSweeper& s) {
+                if (generation == s.m_generation)
+                    Q_EMIT s.failed(message);
+            });
+        }
+        post([cancelled, generation](ParetoSweeper& s) {
+            --s.m_running;
+            if (generation == s.m_generation)
+                Q_EMIT s.stopped(cancelled);
+        });
+    });
+}
+
+void ParetoSweeper::deliver(const ParetoSnapshotPtr& snapshot)
+{
+    if (snapshot->generation != m_generation)
+        return; // a sweep that was superseded
+    m_latest = snapshot;
+    Q_EMIT this->snapshot(snapshot);
+}
+
+} // namespace remat::ui

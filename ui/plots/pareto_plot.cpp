@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: MIT
+#include "plots/pareto_plot.h"
+
+#include "model/budget_text.h"
+#include "model/node_text.h"
+#include "plots/plot_units.h"
+
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace remat::ui {
+namespace {
+
+const QColor kActivationColour(31, 119, 180);
+const QColor kPeakColour(230, 120, 20);
+const QColor kRecordedColour(200, 30, 40);
+const QColor kCurrentColour(20, 20, 20);
+constexpr int kFaintAlpha = 60;
+constexpr double kPickRadius = 9; // pixels
+
+QString stageText(BudgetStage stage)
+{
+    const std::string_view name = stageName(stage);
+    return QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
+}
+
+/// Which points no other point beats on both x and y (ties kept).
+std::vector<bool> frontierOf(const std::vector<std::pair<double, double>>& xy)
+{
+    std::vector<std::size_t> order(xy.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return xy[a] < xy[b]; });
+    std::vector<bool> on(xy.size(), false);
+    double best = std::numeric_limits<double>::infinity();
+    for (std::size_t i : order) {
+        if (xy[i].second < best) {
+            on[i] = true;
+            best = xy[i].second;
+        }
+    }
+    return on;
+}
+
+QCPGraph* scatterGraph(QCustomPlot* plot, const QColor& colour, QCPScatterStyle::ScatterShape shape,
+    double size, const QString& name)
+{
+    QCPGraph* g = plot->addGraph();
+    g->setLineStyle(QCPGraph::lsNone);
+    g->setScatterStyle(QCPScatterStyle(
+        shape, colour, shape == QCPScatterStyle::ssCircle ? Qt::NoBrush : QBrush(colour), size));
+    g->setName(name);
+    if (name.isEmpty())
+        g->removeFromLegend();
+    return g;
+}
+
+QColor faint(QColor colour)
+{
+    colour.setAlpha(kFaintAlpha);
+    return colour;
+}
+
+} // namespace
+
+ParetoPlot::ParetoPlot(QWidget* parent)
+    : QWidget(parent)
+    , m_plot(new QCustomPlot(this))
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_plot);
+    m_plot->setObjectName(QStringLiteral("ParetoCustomPlot"));
+    m_plot->setInteractions(QCP::iRangeZoom);
+    m_plot->setMouseTracking(true);
+    m_plot->legend->setVisible(true);
+    m_plot->legend->setFont(QFont(font().family(), 8));
+    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    setMinimumSize(320, 220);
+    connect(m_plot, &QCustomPlot::mouseMove, this, &ParetoPlot::onMouseMove);
+    connect(m_plot, &QCustomPlot::mousePress, this, &ParetoPlot::onMousePress);
+    connect(m_plot, &QCustomPlot::mouseRelease, this, [this] { m_dragging = false; });
+    rebuild();
+}
+
+void ParetoPlot::setSnapshot(ParetoSnapshotPtr snapshot)
+{
+    m_snapshot = std::move(snapshot);
+    rebuild();
+}
+
+void ParetoPlot::setSeries(Series series)
+{
+    if (series == m_series)
+        return;
+    m_series = series;
+    rebuild();
+}
+
+void ParetoPlot::setCurrentBudget(std::optional<double> budget)
+{
+    if (budget == m_currentBudget)
+        return;
+    m_currentBudget = budget;
+    rebuild();
+}
+
+void ParetoPlot::clear()
+{
+    m_snapshot.reset();
+    m_currentBudget.reset();
+    rebuild();
+}
+
+int ParetoPlot::pointForBudget(double budget) const
+{
+    if (!m_snapshot || m_snapshot->result.points.empty())
+        return -1;
+    const auto& points = m_snapshot->result.points;
+    // Points are by budget: the last one starting at or below `budget` holds it.
+    int best = 0;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        if (points[i].budget <= budget + 1e-12)
+            best = static_cast<int>(i);
+    }
+    return best;
+}
+
+int ParetoPlot::lowestPeakPoint() const
+{
+    if (!m_snapshot)
+        return -1;
+    int best = -1;
+    const auto& points = m_snapshot->result.points;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        if (!points[i].metrics.peakBytes)
+            continue;
+        if (best < 0
+            || *points[i].metrics.peakBytes < *points[static_cast<std::size_t>(best)].metrics.peakBytes)
+            best = static_cast<int>(i);
+    }
+    return best;
+}
+
+double ParetoPlot::xOf(int index, bool peak) const
+{
+    const ParetoPoint& p = m_snapshot->result.points[static_cast<std::size_t>(index)];
+    const double bytes = peak ? static_cast<double>(p.metrics.peakBytes.value_or(0))
+                              : static_cast<double>(p.metrics.activationBytes);
+    return bytes / m_xScale;
+}
+
+void ParetoPlot::rebuild()
+{
+    m_plot->clearGraphs();
+    m_plot->clearItems();
+    const bool showActivations = m_series != Series::Peak;
+    const bool showPeak = m_series != Series::Activations;
+    const std::vector<ParetoPoint> empty;
+    const auto& points = m_snapshot ? m_snapshot->result.points : empty;
+    const std::string unit = m_snapshot ? m_snapshot->result.runtimeUnit : std::string("flops");
+
+    double maxBytes = 1, maxRuntime = 0;
+    for (const auto& p : points) {
+        maxBytes = std::max({maxBytes, static_cast<double>(p.metrics.activationBytes),
+            static_cast<double>(p.metrics.peakBytes.value_or(0))});
+        maxRuntime = std::max(maxRuntime, p.metrics.estimatedRuntime);
+    }
+    const AxisUnit xUnit = byteUnit(maxBytes);
+    const AxisUnit yUnit = runtimeUnit(unit, maxRuntime);
+    m_xScale = xUnit.scale;
+    m_yScale = yUnit.scale;
+    m_plot->xAxis->setLabel(tr("memory (%1)").arg(xUnit.name));
+    m_plot->yAxis->setLabel(tr("estimated recompute (%1)").arg(yUnit.name));
+
+    auto addSeries = [&](bool peak, const QColor& colour, const QString& name) {
+        std::vector<std::pair<double, double>> xy;
+        for (std::size_t i = 0; i < points.size(); ++i)
+            xy.emplace_back(xOf(static_cast<int>(i), peak), points[i].metrics.estimatedRuntime / m_yScale);
+        const std::vector<bool> on = frontierOf(xy);
+        QVector<double> fx, fy, dx, dy;
+        std::vector<std::pair<double, double>> frontier;
+        for (std::size_t i = 0; i < xy.size(); ++i) {
+            if (on[i]) {
+                fx << xy[i].first;
+                fy << xy[i].second;
+                frontier.push_back(xy[i]);
+            } else {
+                dx << xy[i].first;
+                dy << xy[i].second;
+            }
+        }
+        std::sort(frontier.begin(), frontier.end());
+        QCPGraph* line = m_plot->addGraph();
+        line->setLineStyle(QCPGraph::lsStepLeft);
+        line->setPen(QPen(colour, 1.4));
+        line->removeFromLegend();
+        QVector<double> lx, ly;
+        for (const auto& [x, y] : frontier) {
+            lx << x;
+            ly << y;
+        }
+        line->setData(lx, ly, true);
+        scatterGraph(m_plot, faint(colour), QCPScatterStyle::ssDisc, 5, QString())->setData(dx, dy);
+        scatterGraph(m_plot, colour, QCPScatterStyle::ssDisc, 6, name)->setData(fx, fy);
+    };
+    if (showActivations)
+        addSeries(false, kActivationColour, tr("activation bytes (knapsack)"));
+    if (showPeak)
+        addSeries(true, kPeakColour, tr("simulated peak"));
+
+    if (m_snapshot && !m_snapshot->recorded.empty()) {
+        QVector<double> rx, ry;
+        for (const auto& r : m_snapshot->recorded) {
+            const double bytes = showActivations || !r.metrics.peakBytes
+                ? static_cast<double>(r.metrics.activationBytes)
+                : static_cast<double>(*r.metrics.peakBytes);
+            rx << bytes / m_xScale;
+            ry << r.metrics.estimatedRuntime / m_yScale;
+            auto* label = new QCPItemText(m_plot);
+            label->position->setCoords(bytes / m_xScale, r.metrics.estimatedRuntime / m_yScale);
+            label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+            label->setText(QStringLiteral(" PyTorch %1").arg(r.budget));
+            label->setColor(kRecordedColour);
+            label->setFont(QFont(font().family(), 7));
+        }
+        scatterGraph(m_plot, kRecordedColour, QCPScatterStyle::ssCross, 11, tr("PyTorch's recorded plans"))
+            ->setData(rx, ry);
+    }
+
+    if (const int low = lowestPeakPoint(); low >= 0) {
+        const ParetoPoint& p = points[static_cast<std::size_t>(low)];
+        const double x = xOf(low, showPeak);
+        const double y = p.metrics.estimatedRuntime / m_yScale;
+        scatterGraph(m_plot, QColor(150, 0, 150), QCPScatterStyle::ssStar, 16, tr("lowest peak"))
+            ->setData({x}, {y});
+        auto* label = new QCPItemText(m_plot);
+        label->position->setCoords(x, y);
+        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        label->setText(tr(" lowest peak %1 (budget %2)")
+                           .arg(formatBytes(*p.metrics.peakBytes))
+                           .arg(p.budget, 0, 'g', 3));
+        label->setColor(QColor(150, 0, 150));
+        label->setFont(QFont(font().family(), 8, QFont::Bold));
+    }
+
+    if (m_currentBudget) {
+        if (const int current = pointForBudget(*m_currentBudget); current >= 0) {
+            const ParetoPoint& p = points[static_cast<std::size_t>(current)];
+            QVector<double> cx, cy;
+            for (bool peak : {false, true}) {
+                if ((peak && showPeak) || (!peak && showActivations)) {
+                    cx << xOf(current, peak);
+                    cy << p.metrics.estimatedRuntime / m_yScale;
+                }
+            }
+            scatterGraph(m_plot, kCurrentColour, QCPScatterStyle::ssCircle, 15, tr("current plan"))
+                ->setData(cx, cy);
+        }
+    }
+
+    m_plot->rescaleAxes();
+    for (QCPAxis* axis : {m_plot->xAxis, m_plot->yAxis}) {
+        QCPRange range = axis->range();
+        const double margin = std::max(range.size() * 0.06, 1e-9);
+        axis->setRange(std::min(range.lower - margin, axis == m_plot->yAxis ? -margin : range.lower - margin),
+            range.upper + margin);
+    }
+    m_plot->legend->setVisible(!points.empty());
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+int ParetoPlot::pointAt(const QPoint& position) const
+{
+    if (!m_snapshot)
+        return -1;
+    int best = -1;
+    double bestDistance = kPickRadius * kPickRadius;
+    const auto& points = m_snapshot->result.points;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        for (bool peak : {false, true}) {
+            if ((peak && m_series == Series::Activations) || (!peak && m_series == Series::Peak))
+                continue;
+            const QPointF pixel = pixelOf(static_cast<int>(i), peak);
+            const double d = std::pow(pixel.x() - position.x(), 2) + std::pow(pixel.y() - position.y(), 2);
+            if (d < bestDistance) {
+                bestDistance = d;
+                best = static_cast<int>(i);
+            }
+        }
+    }
+    return best;
+}
+
+QPointF ParetoPlot::pixelOf(int index, bool peak) const
+{
+    const ParetoPoint& p = m_snapshot->result.points[static_cast<std::size_t>(index)];
+    return {m_plot->xAxis->coordToPixel(xOf(index, peak)),
+        m_plot->yAxis->coordToPixel(p.metrics.estimatedRuntime / m_yScale)};
+}
+
+QString ParetoPlot::describePoint(int index) const
+{
+    const ParetoPoint& p = m_snapshot->result.points[static_cast<std::size_t>(index)];
+    const std::string& unit = m_snapshot->result.runtimeUnit;
+    const QString range = p.budget == p.budgetMax
+        ? QString::number(p.budget, 'g', 4)
+        : tr("%1 – %2").arg(p.budget, 0, 'g', 4).arg(p.budgetMax, 0, 'g', 4);
+    return tr(
+        "<b>budget %1</b><br>decided by: %2<br>activations %3 (memory ratio %4)<br>simulated peak %5<br>"
+        "estimated recompute %6<br>%7 saved, %8 recomputed%9")
+        .arg(range, stageText(p.stage).toHtmlEscaped(), formatBytes(p.metrics.activationBytes))
+        .arg(p.metrics.memoryRatio, 0, 'f', 3)
+        .arg(p.metrics.peakBytes ? formatBytes(*p.metrics.peakBytes) : tr("not simulated"),
+            formatRuntime(p.metrics.estimatedRuntime, unit))
+        .arg(p.savedCount)
+        .arg(p.recomputedCount)
+        .arg(p.onFrontier ? QString()
+                          : tr("<br><i>dominated: another plan saves less and recomputes less</i>"));
+}
+
+void ParetoPlot::onMouseMove(QMouseEvent* event)
+{
+    const QPoint position = event->position().toPoint();
+    const int index = pointAt(position);
+    if (m_dragging && index >= 0) {
+        Q_EMIT budgetPicked(m_snapshot->result.points[static_cast<std::size_t>(index)].budget);
+        return;
+    }
+    if (index < 0) {
+        QToolTip::hideText();
+        return;
+    }
+    QToolTip::showText(m_plot->mapToGlobal(position), describePoint(index), m_plot);
+}
+
+void ParetoPlot::onMousePress(QMouseEvent* event)
+{
+    if (event->button() != Qt::LeftButton)
+        return;
+    const int index = pointAt(event->position().toPoint());
+    if (index < 0)
+        return;
+    m_dragging = true; // dragging along the curve keeps picking the nearest plan
+    Q_EMIT budgetPicked(m_snapshot->result.points[static_cast<std::size_t>(index)].budget);
+}
+
+} // namespace remat::ui

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "analysis/pareto_sweeper.h"
+
+#include <QWidget>
+
+#include <optional>
+
+class QCustomPlot;
+class QMouseEvent;
+
+namespace remat::ui {
+
+/// Memory against estimated recompute runtime, one point per plan of a budget sweep: activation
+/// bytes (what PyTorch's knapsack limits), simulated peak (what the GPU sees), or both. Pareto
+/// frontiers are step lines, dominated plans faint; the lowest-peak plan, the current plan and
+/// PyTorch's recorded budget plans are marked. Hover explains a point; a click picks its budget.
+class ParetoPlot : public QWidget {
+    Q_OBJECT
+public:
+    enum class Series { Activations, Peak, Both };
+
+    explicit ParetoPlot(QWidget* parent = nullptr);
+
+    void setSnapshot(ParetoSnapshotPtr snapshot);
+    void setSeries(Series series);
+    Series series() const { return m_series; }
+    /// The plan on the canvas (its budget picks its point), or none.
+    void setCurrentBudget(std::optional<double> budget);
+    void clear();
+
+    QCustomPlot* plot() const { return m_plot; }
+    ParetoSnapshotPtr snapshot() const { return m_snapshot; }
+    /// The index of the sweep point holding `budget`, or -1.
+    int pointForBudget(double budget) const;
+    /// The plan with the lowest simulated peak, or -1.
+    int lowestPeakPoint() const;
+    /// The point under a widget position (within a few pixels), or -1: what a click would pick.
+    int pointAt(const QPoint& position) const;
+    /// Where a point's activation (or peak) marker is drawn, in the plot widget's pixels.
+    QPointF pixelOf(int index, bool peak) const;
+    /// Text the tooltip shows for a point.
+    QString describePoint(int index) const;
+
+Q_SIGNALS:
+    /// A point was clicked: switch to the plan that budget gives.
+    void budgetPicked(double budget);
+
+private:
+    void rebuild();
+    void onMouseMove(QMouseEvent* event);
+    void onMousePress(QMouseEvent* event);
+    double xOf(int index, bool peak) const;
+
+    QCustomPlot* m_plot;
+    ParetoSnapshotPtr m_snapshot;
+    Series m_series = Series::Both;
+    std::optional<double> m_currentBudget;
+    double m_xScale = 1;
+    double m_yScale = 1;
+    bool m_dragging = false;
+};
+
+} // namespace remat::ui

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "analysis/plan_profiler.h"
+
+#include <QWidget>
+
+class QCustomPlot;
+class QCPItemStraightLine;
+class QMouseEvent;
+
+namespace remat::ui {
+
+/// Live bytes over the execution steps of a plan (the forward, then the backward in autograd's
+/// order), stacked by category, with the peak and the forward/backward boundary marked and,
+/// optionally, a second plan's total as a line. Hover names the node running at a step; a click
+/// picks the step.
+class TimelinePlot : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimelinePlot(QWidget* parent = nullptr);
+
+    /// `graph` names the nodes (only read while set).
+    void setProfile(std::shared_ptr<const JointGraph> graph, PlanProfilePtr profile);
+    /// Another plan's total, drawn over the stack (null: none).
+    void setComparison(PlanProfilePtr profile);
+    void setSelectedStep(int step);
+    void clear();
+
+    QCustomPlot* plot() const { return m_plot; }
+    PlanProfilePtr profile() const { return m_profile; }
+    /// The step under a widget x position, or -1.
+    int stepAt(const QPoint& position) const;
+    QString describeStep(int step) const;
+
+Q_SIGNALS:
+    void stepClicked(int step);
+
+private:
+    void rebuild();
+    void onMouseMove(QMouseEvent* event);
+
+    QCustomPlot* m_plot;
+    std::shared_ptr<const JointGraph> m_graph;
+    PlanProfilePtr m_profile;
+    PlanProfilePtr m_comparison;
+    QCPItemStraightLine* m_selectedLine = nullptr;
+    int m_selectedStep = -1;
+    double m_yScale = 1;
+    QPoint m_pressPosition;
+};
+
+} // namespace remat::ui
