@@ -93,13 +93,17 @@ void PlanProfiler::requestLiveAt(int step)
     const std::shared_ptr<Job> job = m_current;
     if (!job)
         return;
+    ++m_pending;
     QPointer<PlanProfiler> self(this);
     m_pool.start([self, job, step] {
         std::vector<LiveTensor> tensors = job->session->simulator().liveAt(*job->result, step);
         QMetaObject::invokeMethod(
             self,
             [self, job, step, tensors = std::move(tensors)] {
-                if (self && self->m_current == job)
+                if (!self)
+                    return;
+                --self->m_pending;
+                if (self->m_current == job)
                     Q_EMIT self->liveAt(step, tensors);
             },
             Qt::QueuedConnection);

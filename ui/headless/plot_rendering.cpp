@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "headless/plot_rendering.h"
 
+#include "budget/budget_session.h"
+
 #include "plots/pareto_plot.h"
 #include "plots/plot_export.h"
 #include "plots/timeline_plot.h"
 
 #include <QApplication>
+#include <QFileInfo>
 
 #include <memory>
 
@@ -27,6 +30,11 @@ void ensureApplication()
     static const std::unique_ptr<QApplication> app = std::make_unique<QApplication>(argc, argv);
 }
 
+QString fileName(const JointGraph& graph)
+{
+    return QFileInfo(QString::fromStdString(graph.filePath())).fileName();
+}
+
 } // namespace
 
 QString renderParetoPlot(const BudgetSession& session, const ParetoResult& result, const QString& path)
@@ -39,6 +47,8 @@ QString renderParetoPlot(const BudgetSession& session, const ParetoResult& resul
     ParetoPlot plot;
     plot.resize(kPictureSize);
     plot.setSnapshot(std::move(snapshot));
+    plot.setTitle(QStringLiteral("%1 — every memory budget from 0 to 1 (%2 estimator, newest rules)")
+                      .arg(fileName(session.graph()), QString::fromStdString(result.runtimeUnit)));
     return savePlot(plot.plot(), path, kPictureSize);
 }
 
@@ -50,6 +60,7 @@ QString renderTimelinePlot(const JointGraph& graph, const MemoryProfile& profile
     planProfile->profile = profile;
     TimelinePlot plot;
     plot.resize(kPictureSize);
+    plot.setTitle(QStringLiteral("%1 — memory of the plan, step by step").arg(fileName(graph)));
     plot.setProfile(std::shared_ptr<const JointGraph>(&graph, [](const JointGraph*) {}),
         std::move(planProfile)); // borrowed for this call
     return savePlot(plot.plot(), path, kPictureSize);

@@ -4,6 +4,7 @@
 #include "budget/budget_io.h"
 #include "document/graph_document.h"
 #include "model/budget_outcome.h"
+#include "model/budget_settings.h"
 #include "model/node_text.h"
 #include "plots/export_menu.h"
 #include "plots/pareto_plot.h"
@@ -154,6 +155,8 @@ void ParetoPanel::sweep()
     m_progress->setValue(0);
     m_progress->show();
     m_status->setText(tr("Preparing the budget session…"));
+    m_plot->setTitle(tr("%1 — every memory budget from 0 to 1 (%2, newest rules)")
+                         .arg(graph->displayName, budgetMethodText(m_document->budgetSettings())));
     m_sweeper->start(graph, m_document->partitionOptions(), m_document->budgetSettings());
 }
 

@@ -134,6 +134,7 @@ void TimelinePanel::onProfiled(int slot, const PlanProfilePtr& profile)
     if (!graph)
         return;
     m_plot->setProfile(std::shared_ptr<const JointGraph>(graph, &graph->graph), profile);
+    m_plot->setTitle(tr("%1 — memory of the %2, step by step").arg(graph->displayName, profile->label));
     const MemoryProfile& p = profile->profile;
     const QString peakNode = p.peakNode != kNoNode ? graph->label(p.peakNode).name : QString();
     m_summary->setText(

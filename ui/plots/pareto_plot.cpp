@@ -3,6 +3,7 @@
 
 #include "model/budget_text.h"
 #include "model/node_text.h"
+#include "plots/plot_title.h"
 #include "plots/plot_units.h"
 
 #include <QToolTip>
@@ -135,16 +136,29 @@ int ParetoPlot::lowestPeakPoint() const
 {
     if (!m_snapshot)
         return -1;
-    int best = -1;
     const auto& points = m_snapshot->result.points;
+    std::optional<std::int64_t> lowest;
+    for (const ParetoPoint& p : points) {
+        if (p.metrics.peakBytes && (!lowest || *p.metrics.peakBytes < *lowest))
+            lowest = p.metrics.peakBytes;
+    }
+    if (!lowest)
+        return -1;
+    constexpr double kSamePeak = 1.005;
+    int best = -1;
     for (std::size_t i = 0; i < points.size(); ++i) {
-        if (!points[i].metrics.peakBytes)
+        const auto& m = points[i].metrics;
+        if (!m.peakBytes || static_cast<double>(*m.peakBytes) > static_cast<double>(*lowest) * kSamePeak)
             continue;
-        if (best < 0
-            || *points[i].metrics.peakBytes < *points[static_cast<std::size_t>(best)].metrics.peakBytes)
+        if (best < 0 || m.estimatedRuntime < points[static_cast<std::size_t>(best)].metrics.estimatedRuntime)
             best = static_cast<int>(i);
     }
     return best;
+}
+
+void ParetoPlot::setTitle(const QString& title)
+{
+    m_title = setPlotTitle(m_plot, m_title, title);
 }
 
 double ParetoPlot::xOf(int index, bool peak) const

@@ -7,6 +7,7 @@
 
 #include <optional>
 
+class QCPTextElement;
 class QCustomPlot;
 class QMouseEvent;
 
@@ -28,13 +29,16 @@ public:
     Series series() const { return m_series; }
     /// The plan on the canvas (its budget picks its point), or none.
     void setCurrentBudget(std::optional<double> budget);
+    /// A line above the plot (the graph and the estimator), so that an exported picture says what it is.
+    void setTitle(const QString& title);
     void clear();
 
     QCustomPlot* plot() const { return m_plot; }
     ParetoSnapshotPtr snapshot() const { return m_snapshot; }
     /// The index of the sweep point holding `budget`, or -1.
     int pointForBudget(double budget) const;
-    /// The plan with the lowest simulated peak, or -1.
+    /// The plan with the lowest simulated peak, or -1; among peaks within 0.5 % of the lowest, the
+    /// one that recomputes least (a star on a dominated point would mislead).
     int lowestPeakPoint() const;
     /// The point under a widget position (within a few pixels), or -1: what a click would pick.
     int pointAt(const QPoint& position) const;
@@ -54,6 +58,7 @@ private:
     double xOf(int index, bool peak) const;
 
     QCustomPlot* m_plot;
+    QCPTextElement* m_title = nullptr;
     ParetoSnapshotPtr m_snapshot;
     Series m_series = Series::Both;
     std::optional<double> m_currentBudget;

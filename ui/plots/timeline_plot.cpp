@@ -2,6 +2,7 @@
 #include "plots/timeline_plot.h"
 
 #include "model/node_text.h"
+#include "plots/plot_title.h"
 #include "plots/plot_units.h"
 
 #include <QToolTip>
@@ -128,6 +129,11 @@ void TimelinePlot::setSelectedStep(int step)
     m_selectedLine->point1->setCoords(step, 0);
     m_selectedLine->point2->setCoords(step, 1);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TimelinePlot::setTitle(const QString& title)
+{
+    m_title = setPlotTitle(m_plot, m_title, title);
 }
 
 void TimelinePlot::rebuild()

@@ -5,6 +5,7 @@
 
 #include <QWidget>
 
+class QCPTextElement;
 class QCustomPlot;
 class QCPItemStraightLine;
 class QMouseEvent;
@@ -25,6 +26,8 @@ public:
     /// Another plan's total, drawn over the stack (null: none).
     void setComparison(PlanProfilePtr profile);
     void setSelectedStep(int step);
+    /// A line above the plot (the graph and the plan), so that an exported picture says what it is.
+    void setTitle(const QString& title);
     void clear();
 
     QCustomPlot* plot() const { return m_plot; }
@@ -41,6 +44,7 @@ private:
     void onMouseMove(QMouseEvent* event);
 
     QCustomPlot* m_plot;
+    QCPTextElement* m_title = nullptr;
     std::shared_ptr<const JointGraph> m_graph;
     PlanProfilePtr m_profile;
     PlanProfilePtr m_comparison;

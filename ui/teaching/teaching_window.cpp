@@ -117,6 +117,11 @@ void TeachingWindow::onLessonReady()
     m_steps->setCurrentRow(0);
 }
 
+bool TeachingWindow::isBusy() const
+{
+    return m_watcher.isRunning() || m_renderer->isBusy();
+}
+
 QString TeachingWindow::stepText() const
 {
     if (!m_lesson || m_step < 0)

@@ -34,6 +34,8 @@ public:
     /// True once the current step's picture is on screen.
     bool pictureShown() const { return m_shownStep == m_step && m_step >= 0; }
     QString stepText() const;
+    /// The lesson is being built or a picture rendered.
+    bool isBusy() const;
 
 private:
     void onLessonReady();

@@ -73,11 +73,22 @@ bool parseGuiOptions(const QCoreApplication& app, GuiOptions& options, int& exit
     const QCommandLineOption plan(QStringLiteral("plan"),
                                   QCoreApplication::translate("main", "Show this plan file's decision instead of the partitioner's."),
                                   QStringLiteral("PLAN.json"));
+    const QCommandLineOption dock(QStringLiteral("dock"),
+                                  QCoreApplication::translate("main", "Raise a dock for the screenshot: trade-off, timeline, compare, inspector."),
+                                  QStringLiteral("NAME"));
+    const QCommandLineOption compare(QStringLiteral("compare"),
+                                     QCoreApplication::translate("main", "Compare the plan with B: pytorch, budget=B, other-rules, without-tags or PLAN.json."),
+                                     QStringLiteral("B"));
+    const QCommandLineOption step(QStringLiteral("step"), QCoreApplication::translate("main", "Click this memory-timeline step (a number, or peak)."),
+                                  QStringLiteral("STEP"));
+    const QCommandLineOption teach(QStringLiteral("teach"),
+                                   QCoreApplication::translate("main", "Screenshot the teaching view at this step (1-5), on the selection or the graph."),
+                                   QStringLiteral("STEP"));
     const QCommandLineOption tools(QStringLiteral("tools"),
                                    QCoreApplication::translate("main", "With --export-script: the folder holding apply_plan.py."),
                                    QStringLiteral("dir"));
     parser.addOptions({screenshot, zoom, select, tag, expand, size, measure, repeats, partitioner, rules, budget, solver, estimator,
-                       device, exportPlan, exportScript, exportImage, plan, tools});
+                       device, exportPlan, exportScript, exportImage, plan, dock, compare, step, teach, tools});
     if (!parser.parse(app.arguments())) {
         std::fprintf(stderr, "%s\n%s", qPrintable(parser.errorText()), qPrintable(parser.helpText()));
         exitCode = 2;
@@ -137,6 +148,15 @@ bool parseGuiOptions(const QCoreApplication& app, GuiOptions& options, int& exit
     options.exportScript = parser.value(exportScript);
     options.exportImage = parser.value(exportImage);
     options.plan = parser.value(plan);
+    options.dock = parser.value(dock);
+    options.compare = parser.value(compare);
+    options.step = parser.value(step);
+    if (parser.isSet(teach)) {
+        const int value = parser.value(teach).toInt();
+        if (value < 1 || value > 5)
+            return invalid(QStringLiteral("--teach must be a step from 1 to 5"));
+        options.teach = value;
+    }
     options.tools = parser.value(tools);
     if (parser.isSet(size)) {
         const QStringList parts = parser.value(size).split(QLatin1Char('x'));

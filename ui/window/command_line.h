@@ -35,6 +35,12 @@ struct GuiOptions {
     QString exportScript; ///< Python script running the plan (the plan goes beside it unless exportPlan)
     QString exportImage;  ///< canvas picture, PNG, SVG or PDF by suffix
     QString plan;         ///< a plan file shown instead of the partitioner's decision
+
+    // Reviewing the pictures headless (with --screenshot).
+    QString dock;         ///< raise this dock: trade-off, timeline, compare, inspector
+    QString compare;      ///< the Compare dock's plan B: pytorch, budget=B, other-rules, without-tags, or a plan file
+    QString step;         ///< click this step of the memory timeline ("peak" or a number)
+    std::optional<int> teach; ///< open the teaching view at this step (1-5) and screenshot it instead
     QString tools;        ///< folder with apply_plan.py; default: the source tree's samples
 
     /// Anything to do without a user (screenshot, measure, exports).

@@ -139,12 +139,13 @@ void HeadlessSession::queueScreenshotSteps()
                 view->centerOn(box->box().center());
         }
     });
+    queueReviewSteps();
     queueExportSteps();
     if (m_options.screenshot.isEmpty())
         return;
     then([this] {
         QApplication::processEvents();
-        const QPixmap picture = m_window->grab();
+        const QPixmap picture = (m_shotWidget ? m_shotWidget : m_window)->grab();
         if (!picture.save(m_options.screenshot)) {
             fail(QStringLiteral("cannot write %1").arg(m_options.screenshot));
             return;

@@ -35,6 +35,10 @@ private:
     void queueScreenshotSteps();
     void applyPartitionerOptions();
     void showPlanFile();
+    /// --dock, --compare, --step and --teach (headless_review_steps.cpp).
+    void queueReviewSteps();
+    /// The teaching window when --teach asked for it: the screenshot is of it, not of the main window.
+    QWidget* m_shotWidget = nullptr;
     void queueExportSteps();
     void queueMeasureSteps();
     void openAndMeasure(const QString& label);

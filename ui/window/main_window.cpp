@@ -105,7 +105,8 @@ void MainWindow::setInteractive(bool interactive)
 bool MainWindow::isBusy() const
 {
     return m_opener->isBusy() || m_canvas->hasPendingWork() || m_document->isPartitioning()
-        || m_paretoPanel->sweeper()->isRunning() || m_timelinePanel->profiler()->isBusy() || m_analyst->isBusy();
+        || m_paretoPanel->sweeper()->isRunning() || m_timelinePanel->profiler()->isBusy() || m_analyst->isBusy()
+        || (findChild<TeachingWindow*>() && findChild<TeachingWindow*>()->isBusy());
 }
 
 // ---------------------------------------------------------------- construction
@@ -240,7 +241,7 @@ void MainWindow::createActions()
     m_teachAction = new QAction(tr("&Teach the Min-Cut…"), this);
     m_teachAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
     m_teachAction->setToolTip(tr("Step through the flow network and its minimum cut, on this graph or on the selected region"));
-    connect(m_teachAction, &QAction::triggered, this, &MainWindow::showTeaching);
+    connect(m_teachAction, &QAction::triggered, this, [this] { showTeaching(); });
 
     m_guideAction = new QAction(tr("Remat Explorer &Guide"), this);
     m_guideAction->setShortcut(QKeySequence::HelpContents);
@@ -665,11 +666,11 @@ void MainWindow::showPreferences()
     m_tagActions->setPalette(dialog.palette());
 }
 
-void MainWindow::showTeaching()
+TeachingWindow* MainWindow::showTeaching()
 {
     const LoadedGraphPtr graph = m_document->graph();
     if (!graph)
-        return;
+        return nullptr;
     // The selection (nodes, and the members of selected groups) is the region to draw.
     std::vector<NodeId> region = m_selection->nodes();
     for (int g : m_selection->groups()) {
@@ -682,6 +683,7 @@ void MainWindow::showTeaching()
     window->teach(graph, m_document->partitionOptions(), region);
     window->show();
     window->raise();
+    return window;
 }
 
 void MainWindow::showShortcuts()

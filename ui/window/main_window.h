@@ -23,6 +23,7 @@ class ComparePanel;
 class ParetoPanel;
 class PlanAnalyst;
 class PartitionPanel;
+class TeachingWindow;
 class TimelinePanel;
 class TagActions;
 
@@ -61,6 +62,9 @@ public:
     void tagSelection(std::optional<CheckpointPolicy> policy);
     /// Runs the find: selects and centres on the next (or previous) match.
     void findNext(bool backwards);
+    /// Opens the teaching view on the selection (nodes and the members of selected groups), or on
+    /// the whole graph when nothing is selected.
+    TeachingWindow* showTeaching();
 
 Q_SIGNALS:
     void graphOpened();
@@ -87,7 +91,6 @@ private:
     void showOpenDialog();
     void showPreferences();
     void showShortcuts();
-    void showTeaching();
     void onFindTextChanged(const QString& text);
     void onPictureReady(const CanvasTimings& timings);
 
