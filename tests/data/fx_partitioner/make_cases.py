@@ -152,6 +152,13 @@ def latency_from_sizes(gm, compute_when_no_params):
     return table
 
 
+def latency_from_bandwidth(gm, _unused=None):
+    """For the MLP sample (not from the tests): reading the node's bytes at 100 GB/s, and producing
+    its output at 10 GB/s."""
+    return {node: NodeLatency(node.size_bytes.total_size / 100e9, node.size_bytes.output_size / 10e9)
+            for node in gm.graph.nodes if node.op not in {"output", "placeholder", "get_attr"}}
+
+
 def devices(*mems):
     return [Device(f"dev_{i}", m, i) for i, m in enumerate(mems)]
 
@@ -179,9 +186,9 @@ CASES = [
     ("kl_based", LatencyModule, lambda: (torch.rand(4),), devices(200, 200), "kl_based",
      {"latency": lambda t: 2.0 * t, "rate": 2.0}),
     ("mlp_size_based", Mlp, lambda: (torch.rand(8, 64),), devices(80000, 80000, 80000), "size_based",
-     {"latency": lambda t: 1e-9 * t, "rate": 1e9}),
+     {"latency": "bandwidth", "rate": 10e9}),
     ("mlp_cost_aware", Mlp, lambda: (torch.rand(8, 64),), devices(80000, 80000, 80000), "cost_aware",
-     {"latency": lambda t: 1e-9 * t, "rate": 1e9}),
+     {"latency": "bandwidth", "rate": 10e9}),
     ("mlp_saturate_host", Mlp, lambda: (torch.rand(8, 64),), devices(80000, 80000, 80000, 90000, 70000, 100000),
      "size_based", {"saturate_host": True}),
     ("no_devices", AddTwo, lambda: (torch.rand(4), torch.rand(4)), [], "size_based", {}),
@@ -220,7 +227,11 @@ def main():
         example = inputs()
         gm = trace_forward(module, example)
         graph_manipulation.get_size_of_all_nodes(gm)
-        latency = latency_from_sizes(gm, extra["latency"]) if "latency" in extra else None
+        latency = None
+        if extra.get("latency") == "bandwidth":
+            latency = latency_from_bandwidth(gm)
+        elif "latency" in extra:
+            latency = latency_from_sizes(gm, extra["latency"])
         aot = None
         if extra.get("aot"):
             ops = [n for n in gm.graph.nodes if n.op not in {"placeholder", "get_attr", "output"}]
