@@ -22,9 +22,16 @@ using namespace remat::devices;
 
 namespace {
 
+/// REMAT_FX_PARTITIONER_DIR: the same cases made elsewhere (make_cases.py --out DIR, e.g. torch 2.x).
+QString dataDir()
+{
+    const QString other = qEnvironmentVariable("REMAT_FX_PARTITIONER_DIR");
+    return other.isEmpty() ? QStringLiteral(REMAT_TEST_DATA_DIR "/fx_partitioner") : other;
+}
+
 QString dataPath(const QString& file)
 {
-    return QStringLiteral(REMAT_TEST_DATA_DIR "/fx_partitioner/") + file;
+    return dataDir() + QLatin1Char('/') + file;
 }
 
 const QJsonObject& cases()
@@ -120,6 +127,17 @@ QStringList strings(const QJsonValue& v)
     return out;
 }
 
+/// PyTorch reworded two errors after 1.13; we keep 1.13's words, so a newer message is compared
+/// in its 1.13 form.
+QString in113Words(QString message)
+{
+    message.replace(
+        QStringLiteral("Devices do not have enough memory"), QStringLiteral("Devices have no enough memory"));
+    message.replace(
+        QStringLiteral(" is too large to fit any device"), QStringLiteral("is too large to fit any device"));
+    return message;
+}
+
 bool close(double a, double b)
 {
     return std::abs(a - b) <= 1e-9 * std::max({1.0, std::abs(a), std::abs(b)});
@@ -133,8 +151,12 @@ class TestAcceleratorPartitioner : public QObject {
 private slots:
     void initTestCase()
     {
-        QVERIFY2(!cases().isEmpty(), "tests/data/fx_partitioner/cases.json is missing or not JSON");
-        QCOMPARE(cases().value(QStringLiteral("torch_version")).toString().left(5), QStringLiteral("1.13."));
+        QVERIFY2(!cases().isEmpty(),
+            qPrintable(dataPath(QStringLiteral("cases.json")) + " is missing or not JSON"));
+        const QString version = cases().value(QStringLiteral("torch_version")).toString();
+        qInfo("cases recorded with torch %s in %s", qPrintable(version), qPrintable(dataDir()));
+        if (qEnvironmentVariableIsEmpty("REMAT_FX_PARTITIONER_DIR"))
+            QCOMPARE(version.left(5), QStringLiteral("1.13.")); // the checked-in cases are Debian's 1.13
     }
 
     // --- test_fx_experimental.py's own assertions -------------------------------------------
@@ -258,7 +280,8 @@ private slots:
         const QJsonObject expected = testCase.value(QStringLiteral("outcome")).toObject();
         if (expected.contains(QStringLiteral("error"))) {
             QVERIFY2(!run.split, "PyTorch refused this setup, we did not");
-            QCOMPARE(QString::fromStdString(run.error), expected.value(QStringLiteral("error")).toString());
+            QCOMPARE(QString::fromStdString(run.error),
+                in113Words(expected.value(QStringLiteral("error")).toString()));
             return;
         }
         QVERIFY2(run.split, run.error.c_str());

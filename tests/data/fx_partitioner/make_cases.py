@@ -5,6 +5,8 @@ accelerator-partitioner tests (written again here, same structure), and cases.js
 a real run of torch.fx.experimental.accelerator_partitioner on each setup.
 
     /usr/bin/python3 tests/data/fx_partitioner/make_cases.py      # Debian's torch 1.13.1
+    make_cases.py --out DIR                                       # elsewhere (e.g. with torch 2.x:
+                                                                  # REMAT_FX_PARTITIONER_DIR=DIR tst_acceleratorpartitioner)
 
 tst_acceleratorpartitioner.cpp checks the test's own assertions and everything recorded here.
 """
@@ -220,6 +222,8 @@ def record(partitioner, gm, ret, latency, rate):
 
 
 def main():
+    out = sys.argv[sys.argv.index("--out") + 1] if "--out" in sys.argv else HERE
+    os.makedirs(out, exist_ok=True)
     cases = []
     for name, make, inputs, devs, mode, extra in CASES:
         torch.manual_seed(0)
@@ -241,7 +245,7 @@ def main():
             gm, make.__name__, f"the module of test_fx_experimental's test_{name}",
             node_latency={n.name: tuple(v) for n, v in latency.items()} if latency else None,
             aot_partition=({n.name: i for n, i in aot[0].items()}, aot[1]) if aot else None)
-        write_document(doc, os.path.join(HERE, graph_file))
+        write_document(doc, os.path.join(out, graph_file))
         config = PartitionerConfig(devs, PartitionMode[mode], extra.get("rate", 0.0), latency or {},
                                    aot[0] if aot else {}, aot[1] if aot else {}, extra.get("saturate_host", False))
         case = {"name": name, "graph": graph_file, "mode": mode,
@@ -263,7 +267,7 @@ def main():
         cases.append(case)
         print(name, json.dumps(case["outcome"])[:160])
     doc = {"torch_version": torch.__version__, "cases": cases}
-    with open(os.path.join(HERE, "cases.json"), "w") as f:
+    with open(os.path.join(out, "cases.json"), "w") as f:
         json.dump(doc, f, indent=1, allow_nan=False)
         f.write("\n")
 
