@@ -4,6 +4,7 @@
 #include "io/file_text.h"
 #include "io/graph_loader.h"
 
+#include <algorithm>
 #include <limits>
 
 namespace remat::devices {
@@ -55,9 +56,26 @@ DeviceSplit splitAcrossDevices(const DeviceSplitInput& input, const PartitionerC
         split.latency.push_back(latencies.at(p.get()));
     const double rate = config.transferRateBytesPerSec > 0.0 ? config.transferRateBytesPerSec
                                                              : std::numeric_limits<double>::infinity();
-    split.criticalPathLatencySec
-        = criticalPathLatency(split.result.partitions, latencies, input.sized(), rate);
+    const CriticalPath critical = criticalPath(split.result.partitions, latencies, input.sized(), rate);
+    split.criticalPathLatencySec = critical.latencySec;
+    const auto& partitions = split.result.partitions;
+    for (const Partition* p : critical.partitions) {
+        const auto at = std::find_if(
+            partitions.begin(), partitions.end(), [&](const PartitionPtr& q) { return q.get() == p; });
+        split.criticalPath.push_back(static_cast<int>(at - partitions.begin()));
+    }
     return split;
+}
+
+std::vector<int> partitionIndexPerNode(const DeviceSplit& split, std::size_t graphSize)
+{
+    std::vector<int> index(graphSize, -1);
+    const auto& partitions = split.result.partitions;
+    for (std::size_t i = partitions.size(); i-- > 0;) {
+        for (NodeId n : partitions[i]->nodes)
+            index[static_cast<std::size_t>(n)] = static_cast<int>(i);
+    }
+    return index;
 }
 
 std::vector<Device> devicesFromSizes(const std::vector<std::int64_t>& sizes)

@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace remat::devices {
 
@@ -48,7 +49,12 @@ struct DeviceSplit {
     DevicePartitionResult result;
     std::vector<PartitionLatency> latency; ///< per partition, in list order
     double criticalPathLatencySec = 0.0;
+    std::vector<int> criticalPath; ///< indices into result.partitions, first to last
 };
+
+/// For each node id of the graph, the index (into split.result.partitions) of the first partition
+/// holding it, or -1: what the canvas colours nodes by.
+std::vector<int> partitionIndexPerNode(const DeviceSplit& split, std::size_t graphSize);
 
 /// Runs the partitioner, then the latency model on its partitions. A node without latency
 /// counts as zero here (the modes that need latencies fail on it first); a transfer rate of 0

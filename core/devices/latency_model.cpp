@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "devices/latency_model.h"
 
-#include "graph/error.h"
+#include "devices/node_error.h"
 
 #include <algorithm>
 
@@ -12,7 +12,7 @@ const NodeLatency& latencyOf(NodeId n, const ForwardGraph& graph, const NodeLate
 {
     const auto index = static_cast<std::size_t>(n);
     if (index >= latency.size() || !latency[index])
-        throw Error("node \"" + graph.name(n) + "\" has no entry in node_latency (PyTorch: KeyError)");
+        throw NodeError("node \"" + graph.name(n) + "\" has no entry in node_latency (PyTorch: KeyError)", n);
     return *latency[index];
 }
 
@@ -91,32 +91,44 @@ double communicationLatency(
 
 namespace {
 
-double longestPathFrom(const Partition& partition, double sofar, const PartitionLatencyMap& latencies,
+/// The longest path on from `partition`: its latency and its partitions (a tie keeps the first).
+CriticalPath longestPathFrom(const Partition& partition, double sofar, const PartitionLatencyMap& latencies,
     const SizedGraph& graph, double rate)
 {
     sofar += latencies.at(&partition).overallLatencySec;
-    if (partition.children.empty())
-        return sofar;
-    double longest = 0.0;
+    CriticalPath longest;
     for (const Partition* child : partition.children) {
         const double comm = communicationLatency(partition, *child, graph, rate);
-        longest = std::max(longest, longestPathFrom(*child, sofar + comm, latencies, graph, rate));
+        CriticalPath path = longestPathFrom(*child, sofar + comm, latencies, graph, rate);
+        if (path.latencySec > longest.latencySec)
+            longest = std::move(path);
     }
+    if (partition.children.empty())
+        longest.latencySec = sofar;
+    longest.partitions.insert(longest.partitions.begin(), &partition);
     return longest;
 }
 
 } // namespace
 
+CriticalPath criticalPath(const PartitionList& partitions, const PartitionLatencyMap& latencies,
+    const SizedGraph& graph, double transferRateBytesPerSec)
+{
+    CriticalPath critical;
+    for (const auto& p : partitions) {
+        if (!p->parents.empty())
+            continue;
+        CriticalPath path = longestPathFrom(*p, 0.0, latencies, graph, transferRateBytesPerSec);
+        if (path.latencySec > critical.latencySec)
+            critical = std::move(path);
+    }
+    return critical;
+}
+
 double criticalPathLatency(const PartitionList& partitions, const PartitionLatencyMap& latencies,
     const SizedGraph& graph, double transferRateBytesPerSec)
 {
-    double critical = 0.0;
-    for (const auto& p : partitions) {
-        if (p->parents.empty())
-            critical
-                = std::max(critical, longestPathFrom(*p, 0.0, latencies, graph, transferRateBytesPerSec));
-    }
-    return critical;
+    return criticalPath(partitions, latencies, graph, transferRateBytesPerSec).latencySec;
 }
 
 } // namespace remat::devices

@@ -25,6 +25,14 @@ PartitionLatencyMap partitionLatencies(
 double communicationLatency(
     const Partition& parent, const Partition& child, const SizedGraph& graph, double transferRateBytesPerSec);
 
+/// The critical path and the partitions along it (empty when every latency is 0).
+struct CriticalPath {
+    double latencySec = 0.0;
+    std::vector<const Partition*> partitions;
+};
+CriticalPath criticalPath(const PartitionList& partitions, const PartitionLatencyMap& latencies,
+    const SizedGraph& graph, double transferRateBytesPerSec);
+
 /// The longest path over partitions from the parentless ones: partition latencies plus
 /// communication on each edge.
 double criticalPathLatency(const PartitionList& partitions, const PartitionLatencyMap& latencies,

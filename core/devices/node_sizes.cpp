@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "devices/node_sizes.h"
 
-#include "graph/error.h"
+#include "devices/node_error.h"
 
 namespace remat::devices {
 
@@ -13,8 +13,9 @@ SizedGraph::SizedGraph(const ForwardGraph& graph, const std::map<std::string, Mo
     for (NodeId n : graph.nodes()) {
         const Node& node = graph.graph().node(n);
         if (!node.hasTensorMeta())
-            throw Error("Node " + node.name
-                + " has no tensor metadata associated with it! Check that shape propagation has run.");
+            throw NodeError("Node " + node.name
+                    + " has no tensor metadata associated with it! Check that shape propagation has run.",
+                n);
         const TensorMeta& meta = node.tensor();
         std::int64_t elements = meta.numel();
         if (node.op == NodeOp::CallModule) {

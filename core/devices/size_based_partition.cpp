@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // size_based mode: fill a device, then the next; once every device is used, one partition per node.
 #include "devices/accelerator_partitioner.h"
+#include "devices/node_error.h"
 #include "devices/partition_ops.h"
-#include "graph/error.h"
 
 #include <algorithm>
 
@@ -25,7 +25,7 @@ void AcceleratorPartitioner::sizeBasedPartition()
                 return d;
             }
         }
-        throw Error(m_fwd.name(n) + "is too large to fit any device");
+        throw NodeError(m_fwd.name(n) + "is too large to fit any device", n);
     };
 
     PartitionPtr partition = createPartition();

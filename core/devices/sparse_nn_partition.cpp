@@ -3,6 +3,7 @@
 // partitions of their own, merged by size afterwards; each embedding partition gets a device and
 // the dense partitions are placed on all of those.
 #include "devices/accelerator_partitioner.h"
+#include "devices/node_error.h"
 #include "devices/partition_ops.h"
 #include "graph/error.h"
 
@@ -56,7 +57,7 @@ void AcceleratorPartitioner::sparseNnPartition(std::int64_t availableMemBytes)
             close(partition);
             partition = createPartition();
             if (m_graph.extraSizeOf(n, partition->nodes) > availableMemBytes)
-                throw Error(m_fwd.target(n) + "is too large to fit into a device");
+                throw NodeError(m_fwd.target(n) + "is too large to fit into a device", n);
         }
         partition->addNode(n, m_graph);
     }

@@ -4,6 +4,7 @@
 // torch 1.13.1 left behind on the same setups (tests/data/fx_partitioner/cases.json, made with the
 // forward graphs beside it by make_cases.py).
 #include "devices/device_split.h"
+#include "devices/node_error.h"
 #include "devices/partition_ops.h"
 #include "graph/error.h"
 
@@ -358,6 +359,37 @@ private slots:
         // Deterministic: we walk nodes in graph order, never in hash order.
         const Run again = runCase("kl_based");
         QCOMPARE(again.split->criticalPathLatencySec, kl.split->criticalPathLatencySec);
+    }
+
+    // --- what the app shows beside PyTorch's outcome ----------------------------------------
+    void criticalPathPartitions()
+    {
+        const Run run = runCase("partition_latency");
+        QVERIFY2(run.split, run.error.c_str());
+        QCOMPARE(run.split->criticalPath, (std::vector<int> {0, 1})); // 160 + 16 bytes at 2 B/s + 32
+    }
+
+    void partitionPerNode()
+    {
+        const Run run = runCase("size_based");
+        QVERIFY2(run.split, run.error.c_str());
+        const std::vector<int> index = partitionIndexPerNode(*run.split, run.input->graph().size());
+        const JointGraph& graph = run.input->graph();
+        QCOMPARE(index[static_cast<std::size_t>(graph.find("add"))], 0);
+        QCOMPARE(index[static_cast<std::size_t>(graph.find("linear"))], 1);
+        QCOMPARE(index[static_cast<std::size_t>(graph.find("add_1"))], 2);
+        QCOMPARE(index[static_cast<std::size_t>(graph.outputNode())], -1);
+    }
+
+    void refusalNamesTheNode()
+    {
+        const Run run = runCase("large_node_error");
+        try {
+            splitAcrossDevices(*run.input, run.config);
+            QFAIL("a node larger than every device was placed");
+        } catch (const NodeError& e) {
+            QCOMPARE(e.node(), run.input->graph().find("linear"));
+        }
     }
 
     // --- input ---------------------------------------------------------------------------
