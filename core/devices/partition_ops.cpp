@@ -11,16 +11,24 @@ namespace remat::devices {
 
 void setParentsAndChildren(const PartitionList& partitions, const ForwardGraph& graph)
 {
+    // Which partitions hold each node (a node may sit in several: shared inputs), so that a
+    // user's partitions are found without scanning the list for every edge.
+    std::map<NodeId, std::vector<Partition*>> holders;
     for (const auto& p : partitions) {
         p->parents.clear();
         p->children.clear();
+        for (NodeId n : p->nodes)
+            holders[n].push_back(p.get());
     }
     for (const auto& p : partitions) {
         for (NodeId n : p->nodes) {
             for (NodeId user : graph.users(n)) {
-                for (const auto& q : partitions) {
-                    if (q != p && q->nodes.contains(user) && !q->nodes.contains(n)) {
-                        p->children.insert(q.get());
+                const auto it = holders.find(user);
+                if (it == holders.end())
+                    continue;
+                for (Partition* q : it->second) {
+                    if (q != p.get() && !q->nodes.contains(n)) {
+                        p->children.insert(q);
                         q->parents.insert(p.get());
                     }
                 }
