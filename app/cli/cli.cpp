@@ -45,6 +45,11 @@ const std::map<std::string_view, CommandInfo>& commands()
          {memoryCommand, "memory GRAPH [--plan PLAN.json | --budget B] [--csv FILE|-] [--plot OUT.png|svg|pdf] [--top N]\n"
                          "    Simulate the plan's forward and backward (autograd order): the memory timeline by\n"
                          "    category and the peak, with the tensors live then (default: the plain min-cut)."}},
+        {"devices",
+         {devicesCommand, "devices GRAPH --mode size_based|sparse_nn|cost_aware|kl_based|aot_based --device BYTES\n"
+                          "          [--device BYTES ...] [--transfer-rate R] [--saturate-host] [--json]\n"
+                          "    Split the model's forward across devices (logical ids 0.. in the order given) as\n"
+                          "    torch.fx's accelerator partitioner does: partitions, memory, latencies, critical path."}},
     };
     return table;
 }
