@@ -121,6 +121,14 @@ private Q_SLOTS:
                  c = request.clusters[static_cast<std::size_t>(c)].parent)
                 QVERIFY(layout.clusters[static_cast<std::size_t>(c)].contains(layout.boxes[i]));
         }
+        // Frames are nested or apart, never overlapping (a range never spans two columns).
+        for (std::size_t a = 0; a < view.clusters.size(); ++a) {
+            for (std::size_t b = a + 1; b < view.clusters.size(); ++b) {
+                const QRectF& ra = layout.clusters[a];
+                const QRectF& rb = layout.clusters[b];
+                QVERIFY2(!ra.intersects(rb) || ra.contains(rb) || rb.contains(ra), "frames overlap");
+            }
+        }
         std::vector<std::size_t> byTop(view.items.size());
         std::iota(byTop.begin(), byTop.end(), std::size_t(0));
         std::sort(byTop.begin(), byTop.end(),

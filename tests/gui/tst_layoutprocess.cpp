@@ -155,7 +155,7 @@ private Q_SLOTS:
         QVERIFY(!result);
         const qint64 afterCancel = clock.elapsed() - cancelledAt;
         qInfo("cancelled a %zu-box layout %lld ms after asking", request.boxes.size(), afterCancel);
-        QVERIFY2(afterCancel < 500, "the child is killed, not waited for");
+        QVERIFY2(afterCancel < 1000, "the child is killed, not waited for");
         QCOMPARE(childProcesses(), 0);
     }
 
@@ -218,7 +218,7 @@ private Q_SLOTS:
         clock.start();
         delete service;
         qInfo("destroyed the service during a Graphviz run in %lld ms", clock.elapsed());
-        QVERIFY2(clock.elapsed() < 500, "no waiting for Graphviz");
+        QVERIFY2(clock.elapsed() < 1000, "no waiting for Graphviz");
         QCOMPARE(childProcesses(), 0);
     }
 };

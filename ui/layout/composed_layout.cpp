@@ -25,11 +25,12 @@ std::size_t at(int i)
     return static_cast<std::size_t>(i);
 }
 
-/// A unit: the boxes directly in one frame (or in none) on one side.
+/// A unit: the boxes directly in one frame, or the loose boxes of one side. A box whose own side
+/// differs from its frame's (an input living with its first user) stays in its frame's unit.
 std::uint64_t unitKey(const ViewItem& item)
 {
-    return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(item.cluster + 1)) << 1)
-        | static_cast<std::uint64_t>(item.side);
+    return item.cluster >= 0 ? static_cast<std::uint64_t>(item.cluster + 1) << 1
+                             : static_cast<std::uint64_t>(item.side);
 }
 
 int firstNodeOf(const LoadedGraph& graph, const ViewItem& item)
@@ -96,7 +97,8 @@ ComposedPlan planComposedLayout(const LoadedGraph& graph, const ViewGraph& view,
         auto [it, inserted] = unitOf.try_emplace(unitKey(item), static_cast<int>(plan.units.size()));
         if (inserted) {
             ComposedPlan::Unit unit;
-            unit.side = item.side;
+            unit.side = item.cluster >= 0 ? graph.groups.group(view.clusters[at(item.cluster)].group).side
+                                          : item.side;
             unit.position = firstNodeOf(graph, item);
             plan.units.push_back(unit);
         }
