@@ -182,6 +182,60 @@ private Q_SLOTS:
         QVERIFY2(error.contains(QLatin1String("unknown data")), qPrintable(error));
     }
 
+    void damagedRequestsAreRefused_data()
+    {
+        QTest::addColumn<QString>("damage");
+        QTest::addColumn<QString>("expected");
+        QTest::addRow("link out of range") << "link"
+                                           << "a link refers to box 1 -> 9 of 3";
+        QTest::addRow("box in a missing frame") << "box frame"
+                                                << "box 1 is in frame 4 of 2";
+        QTest::addRow("frames in a cycle") << "cycle"
+                                           << "frames are nested in a cycle";
+        QTest::addRow("parent out of range") << "parent"
+                                             << "a frame's parent 5 is not one of the 2 frames";
+        QTest::addRow("truncated") << "truncate"
+                                   << "truncated";
+        QTest::addRow("other format") << "format"
+                                      << "request format";
+    }
+
+    void damagedRequestsAreRefused()
+    {
+        // What the layout worker reads on stdin: checked before Graphviz indexes anything.
+        QFETCH(QString, damage);
+        QFETCH(QString, expected);
+        LayoutRequest request = chainRequest();
+        request.clusters = {{-1, 24, true}, {0, 24, true}};
+        if (damage == QLatin1String("link"))
+            request.links[1].to = 9;
+        else if (damage == QLatin1String("box frame"))
+            request.boxes[1].cluster = 4;
+        else if (damage == QLatin1String("cycle"))
+            request.clusters[0].parent = 1;
+        else if (damage == QLatin1String("parent"))
+            request.clusters[1].parent = 5;
+        QByteArray bytes = request.serialize();
+        if (damage == QLatin1String("truncate"))
+            bytes.chop(5);
+        else if (damage == QLatin1String("format"))
+            bytes[3] = static_cast<char>(bytes[3] + 1);
+        LayoutRequest back;
+        QString error;
+        QVERIFY(!LayoutRequest::deserialize(bytes, back, &error));
+        QVERIFY2(error.contains(expected), qPrintable(error));
+    }
+
+    void requestRoundTrips()
+    {
+        LayoutRequest request = chainRequest();
+        request.clusters = {{-1, 24, true}, {0, 0, false}};
+        request.boxes[2].cluster = 1;
+        LayoutRequest back;
+        QVERIFY(LayoutRequest::deserialize(request.serialize(), back));
+        QCOMPARE(back.fingerprint(), request.fingerprint());
+    }
+
     void mismatchIsEmptyForAFittingLayout()
     {
         const LayoutRequest request = chainRequest();
