@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Stands in for the desktop app when it was not built (-DREMAT_BUILD_GUI=OFF).
 #include "gui_entry.h"
+#include "layout/layout_worker.h"
 
 #include <iostream>
 
@@ -18,6 +19,11 @@ void installCommandPlotWriters() {}
 int runRender(int argc, char** argv)
 {
     return runGui(argc, argv);
+}
+
+bool serveLayoutWorker(int, char**, int&)
+{
+    return false; // no Graphviz in this build
 }
 
 } // namespace remat::ui

@@ -3,6 +3,7 @@
 #include "cli/commands.h"
 #include "gui_entry.h"
 #include "huge_pages.h"
+#include "layout/layout_worker.h"
 
 #include <filesystem>
 #include <iostream>
@@ -15,13 +16,17 @@ namespace {
 bool looksLikeMistypedCommand(const char* arg)
 {
     std::error_code ec;
-    return arg[0] != '-' && !std::filesystem::exists(arg, ec) && std::string_view(arg).find('.') == std::string_view::npos;
+    return arg[0] != '-' && !std::filesystem::exists(arg, ec)
+        && std::string_view(arg).find('.') == std::string_view::npos;
 }
 
 } // namespace
 
 int main(int argc, char** argv)
 {
+    // The hidden layout worker mode (Graphviz in a child the app can kill) starts before anything else.
+    if (int code = 0; remat::ui::serveLayoutWorker(argc, argv, code))
+        return code;
     remat::restartWithHugePageAllocator(argv);
     if (argc >= 2 && std::string_view(argv[1]) == "render")
         return remat::ui::runRender(argc, argv);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "layout/graphviz_layout.h"
 
+#include "layout/edge_shapes.h"
+
 #include <QElapsedTimer>
-#include <QLineF>
 
 #include <algorithm>
 #include <cmath>
@@ -75,46 +76,6 @@ GraphvizContext& context()
     return instance;
 }
 
-/// A forward-to-backward edge drawn by us across the gap between the arms: leaves the source's
-/// side facing the target, arrives at the target's facing side, horizontal at both ends.
-EdgeGeometry acrossEdge(const QRectF& from, const QRectF& to)
-{
-    const bool rightwards = to.center().x() >= from.center().x();
-    const QPointF start(rightwards ? from.right() : from.left(), from.center().y());
-    const QPointF tip(rightwards ? to.left() : to.right(), to.center().y());
-    const double head = rightwards ? -7.0 : 7.0;
-    const QPointF end(tip.x() + head, tip.y());
-    const double bend = std::max(std::abs(end.x() - start.x()) * 0.5, 30.0) * (rightwards ? 1 : -1);
-    EdgeGeometry e;
-    e.curve = {start, start + QPointF(bend, 0), end - QPointF(bend, 0), end};
-    e.arrowTip = tip;
-    return e;
-}
-
-/// A straight edge from box to box, for engines that do not route splines.
-EdgeGeometry straightEdge(const QRectF& from, const QRectF& to)
-{
-    auto clip = [](const QRectF& box, const QPointF& inside, const QPointF& outside) {
-        const QLineF line(inside, outside);
-        const QLineF sides[] = {{box.topLeft(), box.topRight()},
-                                {box.topRight(), box.bottomRight()},
-                                {box.bottomRight(), box.bottomLeft()},
-                                {box.bottomLeft(), box.topLeft()}};
-        QPointF hit;
-        for (const QLineF& side : sides) {
-            if (line.intersects(side, &hit) == QLineF::BoundedIntersection)
-                return hit;
-        }
-        return inside;
-    };
-    const QPointF a = clip(from, from.center(), to.center());
-    const QPointF b = clip(to, to.center(), from.center());
-    EdgeGeometry e;
-    e.curve = {a, a + (b - a) / 3, a + (b - a) * 2 / 3, b};
-    e.arrowTip = b;
-    return e;
-}
-
 } // namespace
 
 LayoutResult layoutWithGraphviz(const LayoutRequest& request)
@@ -127,8 +88,9 @@ LayoutResult layoutWithGraphviz(const LayoutRequest& request)
     // On big pictures the forward-to-backward edges make dot crawl (4.3k nodes: minutes, and
     // Graphviz 2.43 then crashed): dot places the two arms alone, and we draw those edges.
     const bool routeAcrossOurselves = big;
-    result.engine = useDot ? (big ? QStringLiteral("dot, two arms, nslimit") : QStringLiteral("dot, U-shaped"))
-                           : QStringLiteral("sfdp, overlap removal");
+    result.engine = useDot
+        ? (big ? QStringLiteral("dot, two arms, nslimit") : QStringLiteral("dot, U-shaped"))
+        : QStringLiteral("sfdp, overlap removal");
 
     GraphvizContext& gv = context();
     const std::lock_guard lock(gv.mutex);
@@ -249,13 +211,13 @@ LayoutResult layoutWithGraphviz(const LayoutRequest& request)
         const LayoutLink& link = request.links[i];
         if (!edges[i]) {
             result.edges[i] = acrossEdge(result.boxes[static_cast<std::size_t>(link.from)],
-                                         result.boxes[static_cast<std::size_t>(link.to)]);
+                result.boxes[static_cast<std::size_t>(link.to)]);
             continue;
         }
         const splines* spl = useDot ? edgeSplines(edges[i]) : nullptr;
         if (!spl || spl->size == 0) {
             result.edges[i] = straightEdge(result.boxes[static_cast<std::size_t>(link.from)],
-                                           result.boxes[static_cast<std::size_t>(link.to)]);
+                result.boxes[static_cast<std::size_t>(link.to)]);
             continue;
         }
         EdgeGeometry& e = result.edges[i];

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: MIT
 #include "layout/layout_service.h"
 
-#include "layout/graphviz_layout.h"
 #include "layout/view_graph.h"
+#include "layout/view_layout.h"
 
 #include <QElapsedTimer>
+#include <QLoggingCategory>
 #include <QPointer>
 
 namespace remat::ui {
 namespace {
+
+Q_LOGGING_CATEGORY(lcLayout, "remat.layout")
 
 double secondsOf(const QElapsedTimer& t)
 {
@@ -35,7 +38,9 @@ LayoutService::LayoutService(QObject* parent)
 
 LayoutService::~LayoutService()
 {
-    m_latest->store(~quint64(0)); // whatever still runs or waits is stale
+    // Whatever still runs or waits is stale: a worker child is killed within a poll (20 ms), so
+    // this wait is short; only an in-process Graphviz (no worker program) is waited out.
+    m_latest->store(~quint64(0));
     m_pool.waitForDone();
 }
 
@@ -55,16 +60,22 @@ quint64 LayoutService::request(LoadedGraphPtr graph, std::vector<char> expanded,
     auto cache = m_cache;
     auto report = [self, ticket](const QString& stage) {
         QMetaObject::invokeMethod(
-            self, [self, ticket, stage] {
+            self,
+            [self, ticket, stage] {
                 if (self)
                     Q_EMIT self->stageChanged(ticket, stage);
             },
             Qt::QueuedConnection);
     };
 
-    auto job = [graph, state, latest, cache, report, ticket, expanded = std::move(expanded)]() -> JobResult {
+    ViewLayoutOptions options;
+    options.workerProgram = layoutWorkerProgram();
+    options.composeBlocks = m_composeBlocks;
+    auto job = [graph, state, latest, cache, report, ticket, options,
+                   expanded = std::move(expanded)]() -> JobResult {
         JobResult out;
-        if (latest->load() != ticket) {
+        const CancelCheck stale = [latest, ticket] { return latest->load() != ticket; };
+        if (stale()) {
             out.stale = true;
             return out;
         }
@@ -73,23 +84,24 @@ quint64 LayoutService::request(LoadedGraphPtr graph, std::vector<char> expanded,
             timer.start();
             auto view = std::make_shared<const ViewGraph>(buildViewGraph(*graph, expanded));
             const LayoutRequest layoutRequest = layoutRequestFor(*graph, *view);
-            const QByteArray key = layoutRequest.fingerprint();
             out.timings.viewSeconds = secondsOf(timer);
 
-            LayoutResult layout;
-            if (auto cached = cache->find(key)) {
-                layout = std::move(*cached);
-                out.timings.cached = true;
-            } else {
-                report(QStringLiteral("Laying out %1 boxes and %2 edges with Graphviz…")
-                           .arg(layoutRequest.boxes.size())
-                           .arg(layoutRequest.links.size()));
-                layout = layoutWithGraphviz(layoutRequest);
-                out.timings.layoutSeconds = layout.seconds;
-                cache->store(key, layout);
+            ViewLayoutReport how;
+            std::optional<LayoutResult> fresh
+                = layoutView(*graph, *view, layoutRequest, *cache, options, stale, report, how);
+            out.timings.note = how.note;
+            out.timings.cached = how.cached;
+            if (!fresh) {
+                out.stale = true;
+                return out;
             }
+            LayoutResult layout = std::move(*fresh);
+            if (!how.cached)
+                out.timings.layoutSeconds = layout.seconds;
+            if (!out.timings.note.isEmpty())
+                qCWarning(lcLayout, "%s", qPrintable(out.timings.note));
             out.timings.engine = layout.engine;
-            if (latest->load() != ticket) {
+            if (stale()) {
                 out.stale = true;
                 return out;
             }
@@ -106,7 +118,8 @@ quint64 LayoutService::request(LoadedGraphPtr graph, std::vector<char> expanded,
     m_pool.start([self, ticket, job = std::move(job)]() mutable {
         JobResult result = job();
         QMetaObject::invokeMethod(
-            self, [self, ticket, result] {
+            self,
+            [self, ticket, result] {
                 if (!self)
                     return;
                 --self->m_running;

@@ -29,7 +29,9 @@ ViewGraph buildViewGraph(const LoadedGraph& loaded, const std::vector<char>& exp
     view.itemOfNode.assign(graph.size(), -1);
     view.itemOfGroup.assign(tree.groups.size(), -1);
     view.clusterOfGroup.assign(tree.groups.size(), -1);
-    auto isExpanded = [&](int g) { return static_cast<std::size_t>(g) < expanded.size() && expanded[static_cast<std::size_t>(g)]; };
+    auto isExpanded = [&](int g) {
+        return static_cast<std::size_t>(g) < expanded.size() && expanded[static_cast<std::size_t>(g)];
+    };
 
     // Frames for expanded groups whose ancestors are all expanded, outermost first.
     std::vector<int> order;
@@ -41,7 +43,8 @@ ViewGraph buildViewGraph(const LoadedGraph& loaded, const std::vector<char>& exp
             continue;
         const int parentGroup = tree.group(g).parent;
         view.clusterOfGroup[static_cast<std::size_t>(g)] = static_cast<int>(view.clusters.size());
-        view.clusters.push_back({g, parentGroup >= 0 ? view.clusterOfGroup[static_cast<std::size_t>(parentGroup)] : -1});
+        view.clusters.push_back(
+            {g, parentGroup >= 0 ? view.clusterOfGroup[static_cast<std::size_t>(parentGroup)] : -1});
         for (int c : tree.group(g).children)
             order.push_back(c);
     }
@@ -53,7 +56,7 @@ ViewGraph buildViewGraph(const LoadedGraph& loaded, const std::vector<char>& exp
         // The outermost collapsed group stands for the node; else the node shows itself.
         int shownAs = -1;
         int cluster = -1;
-        for (int g : tree.empty() ? std::vector<int>{} : tree.ancestry(n)) {
+        for (int g : tree.empty() ? std::vector<int> {} : tree.ancestry(n)) {
             if (!isExpanded(g)) {
                 shownAs = g;
                 break;
@@ -73,15 +76,6 @@ ViewGraph buildViewGraph(const LoadedGraph& loaded, const std::vector<char>& exp
         }
     }
 
-    // Frames cost dot dearly on big pictures (4k nodes: 28 s with frames, a few without) and
-    // help little there: beyond this many boxes the expanded groups go unframed.
-    if (view.items.size() > kFramedUpTo) {
-        view.clusters.clear();
-        std::fill(view.clusterOfGroup.begin(), view.clusterOfGroup.end(), -1);
-        for (ViewItem& item : view.items)
-            item.cluster = -1;
-    }
-
     std::unordered_map<std::uint64_t, int> edgeIndex;
     for (std::size_t i = 0; i < graph.size(); ++i) {
         const int to = view.itemOfNode[i];
@@ -91,7 +85,8 @@ ViewGraph buildViewGraph(const LoadedGraph& loaded, const std::vector<char>& exp
             const int from = view.itemOfNode[static_cast<std::size_t>(u)];
             if (from < 0 || from == to)
                 continue;
-            const std::uint64_t key = (static_cast<std::uint64_t>(from) << 32) | static_cast<std::uint32_t>(to);
+            const std::uint64_t key
+                = (static_cast<std::uint64_t>(from) << 32) | static_cast<std::uint32_t>(to);
             auto [it, inserted] = edgeIndex.try_emplace(key, static_cast<int>(view.edges.size()));
             if (inserted) {
                 const auto& a = view.items[static_cast<std::size_t>(from)];
@@ -133,7 +128,8 @@ LayoutRequest layoutRequestFor(const LoadedGraph& loaded, const ViewGraph& view)
     }
     request.boxes.reserve(view.items.size());
     for (const ViewItem& item : view.items) {
-        const QSizeF size = item.isGroup ? CanvasMetrics::groupSize() : CanvasMetrics::nodeSize(loaded.label(item.id));
+        const QSizeF size
+            = item.isGroup ? CanvasMetrics::groupSize() : CanvasMetrics::nodeSize(loaded.label(item.id));
         const int cluster = item.cluster >= 0 ? item.cluster : sideCluster[static_cast<int>(item.side)];
         request.boxes.push_back({size.width(), size.height(), cluster});
     }

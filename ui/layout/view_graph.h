@@ -22,7 +22,7 @@ struct ViewEdge {
     int to = 0;
     EdgeRole role = EdgeRole::Down;
     std::vector<NodeId> sources; ///< distinct producers behind it (saved ones colour it)
-    int count = 0;               ///< graph edges it stands for
+    int count = 0; ///< graph edges it stands for
 };
 
 /// An expanded group, drawn as a frame around its members.
@@ -36,12 +36,13 @@ struct ViewGraph {
     std::vector<ViewItem> items;
     std::vector<ViewEdge> edges;
     std::vector<ViewCluster> clusters;
-    std::vector<int> itemOfNode;     ///< per node: the box showing it (its own or its group's), -1 if hidden
-    std::vector<int> itemOfGroup;    ///< per group: its box when shown collapsed, else -1
+    std::vector<int> itemOfNode; ///< per node: the box showing it (its own or its group's), -1 if hidden
+    std::vector<int> itemOfGroup; ///< per group: its box when shown collapsed, else -1
     std::vector<int> clusterOfGroup; ///< per group: its frame when shown expanded, else -1
 };
 
-/// Pictures with more boxes than this show expanded groups without frames (dot is slow with them).
+/// Pictures with more boxes than this are never handed to dot with frames (dot is slow with
+/// them): they are composed group by group, or laid out unframed and framed afterwards.
 constexpr std::size_t kFramedUpTo = 1500;
 
 /// `expanded` has one flag per group of the graph's GroupTree (ignored for ungrouped graphs).
