@@ -156,6 +156,14 @@ void BoxItem::paintHalo(QPainter* painter, double lod) const
 namespace {
 
 /// The fill of a node while two plans are compared: what each saves, the rest washed out.
+/// A device partition's colour: distinct hues, repeating after ten.
+QColor devicePartitionColour(int partition)
+{
+    static const QColor hues[] = {{31, 119, 180}, {255, 127, 14}, {44, 160, 44},  {214, 39, 40},  {148, 103, 189},
+                                  {140, 86, 75},  {227, 119, 194}, {127, 127, 127}, {188, 189, 34}, {23, 190, 207}};
+    return hues[static_cast<std::size_t>(partition) % std::size(hues)];
+}
+
 QColor planColour(const CanvasPalette& pal, CanvasState::PlanSide side)
 {
     switch (side) {
@@ -193,13 +201,18 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget
     if (dimmed())
         painter->setOpacity(kDimmed);
 
-    const bool comparing = m_state->comparingPlans();
-    const CanvasState::PlanSide side = m_state->planSide(m_node);
+    // Comparing plans or showing a device split: the fill says which plan saves the node, or which
+    // partition holds it, at every zoom.
+    const bool comparing = m_state->comparingPlans() || m_state->showingDevices();
+    const int partition = m_state->devicePartitionOf(m_node);
+    const bool inSomething = m_state->comparingPlans() ? m_state->planSide(m_node) != CanvasState::InNeither : partition >= 0;
+    const QColor overrideFill = !m_state->comparingPlans() ? (partition >= 0 ? devicePartitionColour(partition) : QColor(0xf2, 0xf2, 0xf2))
+                                                           : planColour(pal, m_state->planSide(m_node));
     if (lod < kTiny) {
         // A few pixels per node: one colour says it all, decision first.
         QColor colour = fill.darker(118);
         if (comparing)
-            colour = planColour(pal, side);
+            colour = overrideFill;
         else if (flags & Saved)
             colour = pal.saved;
         else if (flags & Recomputed)
@@ -217,10 +230,10 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget
     // Zoomed out, a decided node is filled with its decision's colour so that it shows at a
     // glance; closer in, the fill is the region and the decision is a frame and a badge.
     // Comparing plans: the fill says which plan saves the node, at every zoom.
-    const bool decided = comparing ? side != CanvasState::InNeither : bool(flags & (Saved | Recomputed));
+    const bool decided = comparing ? inSomething : bool(flags & (Saved | Recomputed));
     const bool strong = decided && (comparing || lod < kStrongFill);
     if (comparing)
-        fill = planColour(pal, side);
+        fill = overrideFill;
     else if (strong)
         fill = (flags & Saved) ? pal.saved : pal.recomputed;
     QPen border(fill.darker(160), 1);
@@ -432,7 +445,16 @@ void GroupItem::paintBar(QPainter* painter, const QRectF& bar, const GroupStats&
         painter->setBrush(pal.recomputed);
         painter->drawRect(QRectF(bar.left(), bar.bottom() - strip, std::max(2.0, bar.width() * stats.recomputed / stats.nodes), strip));
     }
-    if (m_state->comparingPlans()) {
+    if (m_state->showingDevices() && !stats.perDevicePartition.empty()) {
+        // The group's split: one segment per device partition, as long as its share of the members.
+        double x = bar.left();
+        for (std::size_t p = 0; p < stats.perDevicePartition.size(); ++p) {
+            const double w = bar.width() * stats.perDevicePartition[p] / std::max(stats.nodes, 1);
+            painter->setBrush(devicePartitionColour(static_cast<int>(p)));
+            painter->drawRect(QRectF(x, bar.top(), w, bar.height()));
+            x += w;
+        }
+    } else if (m_state->comparingPlans()) {
         // Two ticks at the right end: how many values only A (blue) and only B (orange) save.
         const double unit = bar.width() / std::max(stats.nodes, 1);
         const double a = stats.onlyA > 0 ? std::max(4.0, unit * stats.onlyA) : 0;

@@ -33,6 +33,11 @@ void CanvasState::updateGroupStats()
             s.onlyA += side == OnlyA;
             s.onlyB += side == OnlyB;
             s.flashing += isFlashing(n);
+            if (const int part = devicePartitionOf(n); part >= 0) {
+                if (s.perDevicePartition.size() <= static_cast<std::size_t>(part))
+                    s.perDevicePartition.resize(static_cast<std::size_t>(part) + 1, 0);
+                ++s.perDevicePartition[static_cast<std::size_t>(part)];
+            }
         }
     }
     // Bars compare siblings: top-level groups with each other, blocks within a range.

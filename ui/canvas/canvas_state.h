@@ -21,6 +21,7 @@ struct GroupStats {
     int onlyA = 0;         ///< plan comparison: saved by plan A only
     int onlyB = 0;         ///< plan comparison: saved by plan B only
     int flashing = 0;      ///< members a what-if changes
+    std::vector<int> perDevicePartition; ///< device split: members per partition (empty when off)
     std::int64_t savedBytes = 0;
     /// savedBytes relative to the largest among the group's siblings (0..1): the bar length,
     /// so that blocks can be compared at a glance.
@@ -49,6 +50,13 @@ struct CanvasState {
     PlanSide planSide(NodeId n) const
     {
         return planComparison.empty() ? InNeither : static_cast<PlanSide>(planComparison[static_cast<std::size_t>(n)]);
+    }
+    /// The device split (the Devices dock), per node: its partition, or -1. Empty when off.
+    std::vector<int> devicePartition;
+    bool showingDevices() const { return !devicePartition.empty(); }
+    int devicePartitionOf(NodeId n) const
+    {
+        return static_cast<std::size_t>(n) < devicePartition.size() ? devicePartition[static_cast<std::size_t>(n)] : -1;
     }
     /// Nodes the what-if changed, flashed on the canvas for a moment. Empty when none.
     std::vector<char> flashing;

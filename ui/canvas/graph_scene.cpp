@@ -126,6 +126,14 @@ void GraphScene::setPlanComparison(std::vector<std::uint8_t> sides)
     Q_EMIT appearanceChanged();
 }
 
+void GraphScene::setDevicePartitions(std::vector<int> partitionOfNode)
+{
+    m_state.devicePartition = std::move(partitionOfNode);
+    m_state.updateGroupStats();
+    repaint();
+    Q_EMIT appearanceChanged();
+}
+
 void GraphScene::flashNodes(const std::vector<NodeId>& nodes)
 {
     if (!m_state.graph)

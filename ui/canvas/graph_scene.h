@@ -45,6 +45,8 @@ public:
     void setCompareWithReference(bool compare);
     /// Colours nodes by what two plans save (per node: CanvasState::PlanSide); empty turns it off.
     void setPlanComparison(std::vector<std::uint8_t> sides);
+    /// Colours nodes by their device partition (-1: none); empty turns it off.
+    void setDevicePartitions(std::vector<int> partitionOfNode);
     /// Flashes these nodes (and the groups holding them) for a moment: what a what-if changes.
     void flashNodes(const std::vector<NodeId>& nodes);
     /// Highlights the producers and consumers of these view items (empty: none).

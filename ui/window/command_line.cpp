@@ -74,7 +74,7 @@ bool parseGuiOptions(const QCoreApplication& app, GuiOptions& options, int& exit
                                   QCoreApplication::translate("main", "Show this plan file's decision instead of the partitioner's."),
                                   QStringLiteral("PLAN.json"));
     const QCommandLineOption dock(QStringLiteral("dock"),
-                                  QCoreApplication::translate("main", "Raise a dock for the screenshot: trade-off, timeline, compare, inspector."),
+                                  QCoreApplication::translate("main", "Raise a dock for the screenshot: trade-off, timeline, compare, inspector, devices."),
                                   QStringLiteral("NAME"));
     const QCommandLineOption compare(QStringLiteral("compare"),
                                      QCoreApplication::translate("main", "Compare the plan with B: pytorch, budget=B, other-rules, without-tags or PLAN.json."),

@@ -82,9 +82,10 @@ void HeadlessSession::queueReviewSteps()
                 {QStringLiteral("trade-off"), QStringLiteral("ParetoDock")},
                 {QStringLiteral("timeline"), QStringLiteral("TimelineDock")},
                 {QStringLiteral("compare"), QStringLiteral("CompareDock")},
-                {QStringLiteral("inspector"), QStringLiteral("InspectorDock")}};
+                {QStringLiteral("inspector"), QStringLiteral("InspectorDock")},
+                {QStringLiteral("devices"), QStringLiteral("DevicesDock")}};
             if (!docks.contains(m_options.dock)) {
-                fail(QStringLiteral("--dock %1: one of trade-off, timeline, compare, inspector")
+                fail(QStringLiteral("--dock %1: one of trade-off, timeline, compare, inspector, devices")
                          .arg(m_options.dock));
                 return;
             }

@@ -17,6 +17,7 @@
 #include "model/node_finder.h"
 #include "model/node_text.h"
 #include "analysis/plan_analyst.h"
+#include "devices/devices_dock.h"
 #include "panels/compare_panel.h"
 #include "panels/node_inspector.h"
 #include "panels/pareto_panel.h"
@@ -106,7 +107,7 @@ bool MainWindow::isBusy() const
 {
     return m_opener->isBusy() || m_canvas->hasPendingWork() || m_document->isPartitioning()
         || m_paretoPanel->sweeper()->isRunning() || m_timelinePanel->profiler()->isBusy() || m_analyst->isBusy()
-        || (findChild<TeachingWindow*>() && findChild<TeachingWindow*>()->isBusy());
+        || (findChild<TeachingWindow*>() && findChild<TeachingWindow*>()->isBusy()) || m_devicesDock->isBusy();
 }
 
 // ---------------------------------------------------------------- construction
@@ -387,7 +388,14 @@ void MainWindow::createDocks()
     tabifyDockWidget(inspectorDock, compareDock);
     inspectorDock->raise();
 
+    // Splitting across devices is a partition of its own kind: tabbed with the Partition dock.
+    m_devicesDock = new DevicesDock(m_document, m_canvas->scene(), m_selection, this);
+    addDockWidget(Qt::LeftDockWidgetArea, m_devicesDock);
+    tabifyDockWidget(partitionDock, m_devicesDock);
+    partitionDock->raise();
+
     auto showMessage = [this](const QString& message) { statusBar()->showMessage(message, 8000); };
+    connect(m_devicesDock, &DevicesDock::message, this, showMessage);
     connect(m_paretoPanel, &ParetoPanel::exported, this, showMessage);
     connect(m_timelinePanel, &TimelinePanel::exported, this, showMessage);
 }

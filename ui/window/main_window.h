@@ -20,6 +20,7 @@ class GraphOpener;
 class NodeInspector;
 class NodeSelection;
 class ComparePanel;
+class DevicesDock;
 class ParetoPanel;
 class PlanAnalyst;
 class PartitionPanel;
@@ -52,6 +53,7 @@ public:
     ParetoPanel* paretoPanel() const { return m_paretoPanel; }
     TimelinePanel* timelinePanel() const { return m_timelinePanel; }
     ComparePanel* comparePanel() const { return m_comparePanel; }
+    DevicesDock* devicesDock() const { return m_devicesDock; }
     GraphOpener* opener() const { return m_opener; }
     TagActions* tagActions() const { return m_tagActions; }
     ExportActions* exportActions() const { return m_exportActions; }
@@ -103,6 +105,7 @@ private:
     ParetoPanel* m_paretoPanel = nullptr;
     TimelinePanel* m_timelinePanel = nullptr;
     ComparePanel* m_comparePanel = nullptr;
+    DevicesDock* m_devicesDock = nullptr;
     PlanAnalyst* m_analyst = nullptr;
     TagActions* m_tagActions = nullptr;
     ExportActions* m_exportActions = nullptr;

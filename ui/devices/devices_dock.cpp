@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: MIT
+#include "devices/devices_dock.h"
+
+#include "canvas/graph_scene.h"
+#include "devices/device_split.h"
+#include "devices/devices_panel.h"
+#include "document/graph_document.h"
+#include "document/node_selection.h"
+
+#include <QLabel>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace remat::ui {
+
+DevicesDock::DevicesDock(
+    GraphDocument* document, GraphScene* scene, NodeSelection* selection, QWidget* parent)
+    : QDockWidget(tr("Devices"), parent)
+    , m_document(document)
+    , m_scene(scene)
+    , m_selection(selection)
+    , m_panel(new DevicesPanel(this))
+{
+    setObjectName(QStringLiteral("DevicesDock"));
+    setWidget(m_panel);
+    connect(m_document, &GraphDocument::graphChanged, this, [this] {
+        m_loadedForGraph = false;
+        m_partitionOfNode.clear();
+        m_panel->setInput(nullptr);
+        if (isVisible())
+            loadInput();
+    });
+    connect(this, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (visible && !m_loadedForGraph)
+            loadInput();
+        applyColours();
+    });
+    connect(
+        &m_loader, &QFutureWatcher<std::shared_ptr<const devices::DeviceSplitInput>>::finished, this, [this] {
+            const auto input = m_loader.result();
+            if (!input) {
+                m_panel->errorLabel()->setText(m_loadError);
+                m_panel->errorLabel()->show();
+                return;
+            }
+            m_panel->setInput(input);
+        });
+    connect(m_panel, &DevicesPanel::partitioned, this, [this](const QVector<int>& partitionOfNode) {
+        m_partitionOfNode.assign(partitionOfNode.begin(), partitionOfNode.end());
+        applyColours();
+    });
+    connect(m_panel, &DevicesPanel::failed, this, [this](const QString& text, int node) {
+        m_partitionOfNode.clear();
+        applyColours();
+        if (node >= 0)
+            m_selection->selectNode(node, NodeSelection::Origin::Program);
+        Q_EMIT message(text);
+    });
+}
+
+bool DevicesDock::isBusy() const
+{
+    return m_loader.isRunning();
+}
+
+void DevicesDock::loadInput()
+{
+    const LoadedGraphPtr graph = m_document->graph();
+    if (!graph)
+        return;
+    m_loadedForGraph = true;
+    // The splitter reads the file itself (its own graph: call_module nodes, the modules table).
+    const std::string path = graph->path.toStdString();
+    if (graph->path.startsWith(QLatin1Char(':'))) {
+        m_loadError = tr("The bundled sample cannot be split here: open a graph file (File > Open).");
+        m_loader.setFuture(
+            QtConcurrent::run([] { return std::shared_ptr<const devices::DeviceSplitInput>(); }));
+        return;
+    }
+    m_loader.setFuture(QtConcurrent::run([this, path]() -> std::shared_ptr<const devices::DeviceSplitInput> {
+        try {
+            return std::make_shared<const devices::DeviceSplitInput>(path);
+        } catch (const std::exception& e) {
+            m_loadError = QString::fromUtf8(e.what()); // read by the GUI thread once the future is done
+            return nullptr;
+        }
+    }));
+}
+
+void DevicesDock::applyColours()
+{
+    const LoadedGraphPtr graph = m_document->graph();
+    if (!graph || !isVisible() || m_partitionOfNode.size() != graph->size()) {
+        if (m_scene->state().showingDevices())
+            m_scene->setDevicePartitions({});
+        return;
+    }
+    m_scene->setDevicePartitions(m_partitionOfNode);
+}
+
+} // namespace remat::ui

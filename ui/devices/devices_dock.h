@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QDockWidget>
+#include <QFutureWatcher>
+
+#include <memory>
+
+namespace remat::devices {
+class DeviceSplitInput;
+}
+
+namespace remat::ui {
+
+class DevicesPanel;
+class GraphDocument;
+class GraphScene;
+class NodeSelection;
+
+/// The "Devices" dock: splits the open graph's forward across devices (torch.fx's accelerator
+/// partitioner) and, while the dock is on screen, colours the canvas by partition (groups show
+/// their split); a refusal names its node and selects it.
+class DevicesDock : public QDockWidget {
+    Q_OBJECT
+public:
+    DevicesDock(
+        GraphDocument* document, GraphScene* scene, NodeSelection* selection, QWidget* parent = nullptr);
+
+    DevicesPanel* panel() const { return m_panel; }
+    bool isBusy() const;
+
+Q_SIGNALS:
+    void message(const QString& text);
+
+private:
+    void loadInput();
+    void applyColours();
+
+    GraphDocument* m_document;
+    GraphScene* m_scene;
+    NodeSelection* m_selection;
+    DevicesPanel* m_panel;
+    QFutureWatcher<std::shared_ptr<const devices::DeviceSplitInput>> m_loader;
+    QString m_loadError;
+    bool m_loadedForGraph = false;
+    std::vector<int> m_partitionOfNode;
+};
+
+} // namespace remat::ui
