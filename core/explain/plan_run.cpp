@@ -6,6 +6,7 @@
 #include "budget/runtime_estimator.h"
 #include "budget/storage_aliasing.h"
 #include "graph/error.h"
+#include "partition/fw_bw_split.h"
 #include "partition/min_cut_preparation.h"
 #include "partition/partitioner.h"
 
@@ -20,6 +21,7 @@ namespace remat {
 struct PlanRunner::Preparation {
     std::unique_ptr<PreparedMinCut> prepared; ///< min-cut: DCE, CSE, classification
     std::unique_ptr<WorkGraph> plain; ///< default partition: the joint graph as it is
+    std::unique_ptr<OpCategories> plainOps; ///< ... and the rules' op lists
     std::unique_ptr<StorageMap> storages;
     std::unique_ptr<MemorySimulator> simulator;
 
@@ -100,8 +102,10 @@ const PlanRunner::Preparation& PlanRunner::preparation(const PartitionOptions& o
         auto p = std::make_unique<Preparation>();
         if (options.partitioner == PartitionerKind::MinCut)
             p->prepared = std::make_unique<PreparedMinCut>(*m_graph, untagged(options));
-        else
+        else {
             p->plain = std::make_unique<WorkGraph>(*m_graph);
+            p->plainOps = std::make_unique<OpCategories>(*m_graph, options.rules, options.compiler);
+        }
         p->storages = std::make_unique<StorageMap>(p->work());
         p->simulator = std::make_unique<MemorySimulator>(p->work(), *p->storages);
         slot = std::move(p);
@@ -179,31 +183,39 @@ PlanRun PlanRunner::run(const PlanRequest& request) const
 PartitionResult PlanRunner::planSaving(
     const PartitionOptions& options, std::span<const NodeId> saved, const std::string& source) const
 {
-    PartitionOptions minCut = untagged(options);
-    minCut.partitioner = PartitionerKind::MinCut; // only the min-cut preparation can extract from a saved set
-    const Preparation& p = preparation(minCut);
+    const Preparation& p = preparation(untagged(options));
     const WorkGraph& work = p.work();
-    MinCutSolution solution;
+    std::vector<NodeId> kept;
     for (NodeId n : saved) {
         if (n < 0 || static_cast<std::size_t>(n) >= m_graph->size())
             throw Error(
                 source + ": saved value #" + std::to_string(n) + " is not a node of " + m_graph->filePath());
-        const NodeId kept = work.resolve(n);
-        if (kept == kNoNode || !work.alive(kept))
+        const NodeId twin = work.resolve(n);
+        if (twin == kNoNode || !work.alive(twin))
             throw Error(source + ": saved value '" + m_graph->node(n).name
                 + "' is removed by dead-code elimination before partitioning");
-        solution.saved.push_back(kept);
+        kept.push_back(twin);
     }
-    std::sort(solution.saved.begin(), solution.saved.end());
-    solution.saved.erase(std::unique(solution.saved.begin(), solution.saved.end()), solution.saved.end());
-    solution.weights.assign(m_graph->size(), PartitionResult::kNoWeightEdge);
+    std::sort(kept.begin(), kept.end());
+    kept.erase(std::unique(kept.begin(), kept.end()), kept.end());
     PartitionResult result;
-    p.prepared->finish(std::move(solution), result);
-    result.cutValue.reset(); // no cut was solved
+    if (p.prepared) {
+        MinCutSolution solution;
+        solution.saved = std::move(kept);
+        solution.weights.assign(m_graph->size(), PartitionResult::kNoWeightEdge);
+        p.prepared->finish(std::move(solution), result);
+        result.cutValue.reset(); // no cut was solved
+    } else {
+        // As the default partition extracts: the joint graph without dead-code elimination or CSE.
+        result.mergedInto.assign(m_graph->size(), kNoNode);
+        result.weights.assign(m_graph->size(), PartitionResult::kNoWeightEdge);
+        result.classes = classifyNodes(work, *p.plainOps);
+        splitForwardBackward(work, *p.plainOps, std::move(kept), result);
+    }
     result.options = options;
-    result.options.partitioner = PartitionerKind::MinCut;
-    result.notes.push_back("the saved values of " + source + "; forward and backward extracted under the "
-        + std::string(ruleSetName(options.rules)) + " rules");
+    result.notes.push_back("the saved values of " + source + "; forward and backward extracted as the "
+        + std::string(partitionerName(options.partitioner)) + " partitioner under the "
+        + std::string(ruleSetName(options.rules)) + " rules does");
     return result;
 }
 
