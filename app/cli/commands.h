@@ -19,5 +19,7 @@ int benchCommand(const std::vector<std::string>& args, std::ostream& out);
 int budgetCommand(const std::vector<std::string>& args, std::ostream& out);
 int paretoCommand(const std::vector<std::string>& args, std::ostream& out);
 int memoryCommand(const std::vector<std::string>& args, std::ostream& out);
+int explainCommand(const std::vector<std::string>& args, std::ostream& out);
+int compareCommand(const std::vector<std::string>& args, std::ostream& out);
 
 } // namespace remat::cli
