@@ -235,6 +235,33 @@ private slots:
         QCOMPARE(theirs.bwNodes, ours.bwNodes);
     }
 
+    /// PyTorch 2.14's recorded min-cut and memory-budget decisions (dp solver, flops estimator)
+    /// are the plans the runner makes under the newest rules.
+    void recordedTorch2PlansAreOurs_data()
+    {
+        QTest::addColumn<QString>("file");
+        const QDir torch2(QStringLiteral(REMAT_SHARED_DIR "/oracle/torch2"));
+        const auto files = torch2.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
+        QVERIFY2(files.size() >= 50, "the shared oracle/torch2 folder is missing or incomplete");
+        for (const auto& f : files)
+            QTest::addRow("%s", qPrintable(f)) << QStringLiteral("torch2/") + f;
+    }
+    void recordedTorch2PlansAreOurs()
+    {
+        QFETCH(QString, file);
+        const JointGraph& graph = oracleGraph(file.toStdString());
+        const PlanRunner runner(graph, BudgetOptions {});
+        PlanRequest request;
+        request.options.rules = RuleSet::Newest;
+        QCOMPARE(
+            recordedPlanResult(runner, request.options).savedValues, runner.run(request).result.savedValues);
+        for (double budget : {0.0, 0.25, 0.5, 0.75}) {
+            request.budget = budget;
+            const PartitionResult theirs = recordedPlanResult(runner, request.options, budget);
+            QCOMPARE(theirs.savedValues, runner.run(request).result.savedValues);
+        }
+    }
+
     void recordedKeys()
     {
         const JointGraph& torch2 = oracleGraph("torch2/hf_gpt2_train_loss.json");
