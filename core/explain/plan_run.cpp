@@ -53,6 +53,18 @@ struct PlanRunner::Caches {
             entries.erase(entries.begin());
         entries.push_back(std::move(entry));
     }
+
+    /// The entry for `request`, made the most recent (a what-if's base stays while flips come and go).
+    template <typename Entry>
+    static const Entry* find(std::vector<Entry>& entries, const PlanRequest& request)
+    {
+        const auto it = std::find_if(entries.begin(), entries.end(),
+            [&](const Entry& e) { return samePlanRequest(e.request, request); });
+        if (it == entries.end())
+            return nullptr;
+        std::rotate(it, it + 1, entries.end());
+        return &entries.back();
+    }
 };
 
 namespace {
@@ -135,10 +147,8 @@ std::shared_ptr<const BudgetSession> PlanRunner::budgetSession(const PlanRequest
     const PlanRequest key = sessionKey(request);
     {
         const std::lock_guard lock(m_caches->mutex);
-        for (const auto& entry : m_caches->sessions) {
-            if (samePlanRequest(entry.request, key))
-                session = entry.session;
-        }
+        if (const auto* entry = Caches::find(m_caches->sessions, key))
+            session = entry->session;
     }
     if (!session) {
         session = std::make_shared<const BudgetSession>(*m_graph, request.options, request.budgetOptions);
@@ -168,10 +178,8 @@ PlanRun PlanRunner::run(const PlanRequest& request) const
 {
     {
         const std::lock_guard lock(m_caches->mutex);
-        for (const auto& entry : m_caches->runs) {
-            if (samePlanRequest(entry.request, request))
-                return *entry.run;
-        }
+        if (const auto* entry = Caches::find(m_caches->runs, request))
+            return *entry->run;
     }
     auto run = std::make_shared<PlanRun>(plan(request));
     run->summary = summarize(run->result);

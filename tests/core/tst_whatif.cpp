@@ -301,6 +301,7 @@ private slots:
     {
         QTest::addColumn<int>("mode");
         QTest::addRow("min-cut torch-1.13") << int(Mode::MinCut113);
+        QTest::addRow("min-cut newest") << int(Mode::MinCutNewest);
         QTest::addRow("default torch-1.13") << int(Mode::Default113);
         QTest::addRow("budget 0.5") << int(Mode::Budget);
     }
