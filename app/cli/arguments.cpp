@@ -20,13 +20,9 @@ Arguments::Arguments(const std::vector<std::string>& args, const std::set<std::s
             arg = arg.substr(0, eq);
         }
         if (valued.contains(arg)) {
-            if (inlineValue) {
-                m_values[arg] = *inlineValue;
-            } else {
-                if (i + 1 >= args.size())
-                    throw UsageError {arg + " needs a value"};
-                m_values[arg] = args[++i];
-            }
+            if (!inlineValue && i + 1 >= args.size())
+                throw UsageError {arg + " needs a value"};
+            m_values[arg].push_back(inlineValue ? *inlineValue : args[++i]);
         } else if (flags.contains(arg) && !inlineValue) {
             m_flags.insert(arg);
         } else {
@@ -40,7 +36,14 @@ std::optional<std::string> Arguments::value(const std::string& name) const
     const auto it = m_values.find(name);
     if (it == m_values.end())
         return std::nullopt;
-    return it->second;
+    return it->second.back();
+}
+
+const std::vector<std::string>& Arguments::values(const std::string& name) const
+{
+    static const std::vector<std::string> none;
+    const auto it = m_values.find(name);
+    return it == m_values.end() ? none : it->second;
 }
 
 double Arguments::number(const std::string& name, double fallback) const

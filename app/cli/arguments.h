@@ -19,14 +19,17 @@ public:
               const std::set<std::string>& flags);
 
     const std::vector<std::string>& positionals() const { return m_positionals; }
+    /// The last value given for `name`.
     std::optional<std::string> value(const std::string& name) const;
+    /// Every value given for a repeatable option ("--tag a=MUST_SAVE --tag b=MUST_SAVE"), in order.
+    const std::vector<std::string>& values(const std::string& name) const;
     bool flag(const std::string& name) const { return m_flags.contains(name); }
     double number(const std::string& name, double fallback) const;
     int integer(const std::string& name, int fallback) const;
 
 private:
     std::vector<std::string> m_positionals;
-    std::map<std::string, std::string> m_values;
+    std::map<std::string, std::vector<std::string>> m_values;
     std::set<std::string> m_flags;
 };
 

@@ -22,9 +22,23 @@ const std::map<std::string_view, CommandInfo>& commands()
     static const std::map<std::string_view, CommandInfo> table {
         {"partition",
          {partitionCommand, "partition GRAPH [--partitioner min-cut|default] [--rules torch-1.13|newest]\n"
-                            "          [--compiler nvfuser|inductor] [--json] [-o PLAN.json [--script RUN.py]]\n"
+                            "          [--compiler nvfuser|inductor] [--tag NAME=POLICY ...] [--json]\n"
+                            "          [-o PLAN.json [--script RUN.py]]\n"
                             "    Partition a joint graph as PyTorch would; print a summary, or the plan as JSON;\n"
-                            "    --script writes a Python script that runs the model with the plan."}},
+                            "    --script writes a Python script that runs the model with the plan. --tag (repeatable)\n"
+                            "    sets a node's policy: MUST_SAVE, PREFER_SAVE, MUST_RECOMPUTE or PREFER_RECOMPUTE."}},
+        {"explain",
+         {explainCommand, "explain GRAPH NODE [--partitioner ...] [--rules ...] [--compiler ...] [--tag NAME=POLICY]\n"
+                          "          [--budget B [--solver ...] [--estimator ...] [--device NAME]] [--json]\n"
+                          "    Why the plan decides NODE as it does (the rule; its save edge and the edges around\n"
+                          "    it, or its knapsack rank), and what if it were flipped (saved -> MUST_RECOMPUTE,\n"
+                          "    recomputed -> MUST_SAVE): the change in saved bytes, peak and recompute runtime."}},
+        {"compare",
+         {compareCommand, "compare GRAPH A B [--partitioner ...] [--rules ...] [--compiler ...] [--tag NAME=POLICY]\n"
+                          "          [--solver ...] [--estimator ...] [--device NAME] [--json]\n"
+                          "    Two plans side by side: values saved only by A, only by B, and each plan's bytes,\n"
+                          "    peak and recompute runtime. A and B: PLAN.json, pytorch (the file's recorded decision\n"
+                          "    for the options), pytorch-budget=B, min-cut, default or budget=B."}},
         {"info", {infoCommand, "info GRAPH\n    Node counts by class and by op, and activation bytes."}},
         {"bench",
          {benchCommand, "bench [GRAPH...] [--repeat N] [--pareto [--points N] [--threads N]]\n"

@@ -15,18 +15,6 @@
 namespace remat::cli {
 namespace {
 
-std::string formatRuntime(double value, std::string_view unit)
-{
-    char text[64];
-    if (unit == "flops")
-        std::snprintf(text, sizeof text, "%.4g GFLOP", value / 1e9);
-    else if (unit == "ms")
-        std::snprintf(text, sizeof text, "%.4g ms", value);
-    else
-        std::snprintf(text, sizeof text, "%.0f nodes", value);
-    return text;
-}
-
 void printSummary(const BudgetSession& session, const BudgetedPlan& plan, const ResolvedBudget& resolved,
                   double seconds, std::ostream& out)
 {

@@ -3,6 +3,8 @@
 #include "cli/commands.h"
 #include "cli/format.h"
 #include "cli/partition_options_from_args.h"
+#include "explain/recorded_plan.h"
+#include "graph/checkpoint_policy.h"
 #include "io/file_text.h"
 #include "io/graph_loader.h"
 #include "io/plan_json.h"
@@ -17,22 +19,12 @@
 namespace remat::cli {
 namespace {
 
-/// The key under which the file records PyTorch's decision for these options, if any.
-std::string recordedKey(const PartitionOptions& options)
-{
-    if (options.rules != RuleSet::Torch113)
-        return {};
-    if (options.partitioner == PartitionerKind::Default)
-        return "default";
-    return options.compiler == OpListCompiler::Inductor ? "min_cut_inductor" : "min_cut";
-}
-
 void printComparison(const JointGraph& graph, const PartitionResult& result, std::ostream& out)
 {
-    const auto key = recordedKey(result.options);
-    const RecordedPartition* recorded = key.empty() ? nullptr : graph.recordedPartition(key);
-    if (!recorded)
+    const auto plan = findRecordedPlan(graph, result.options);
+    if (!plan)
         return;
+    const RecordedPartition* recorded = plan->recorded;
     std::vector<std::string> ours;
     for (NodeId n : result.savedValues)
         ours.push_back(graph.node(n).name);
@@ -61,6 +53,8 @@ void printSummary(const JointGraph& graph, const PartitionResult& result, double
     if (o.rules == RuleSet::Torch113 && o.partitioner == PartitionerKind::MinCut)
         out << ", " << compilerName(o.compiler) << " op list";
     out << "\n";
+    for (const auto& [node, policy] : o.tags)
+        out << pad("tag", 12) << graph.node(node).name << " = " << checkpointPolicyName(policy) << "\n";
     out << pad("saved", 12) << result.savedValues.size() << " values, " << formatBytes(result.savedBytes) << "\n";
     out << pad("recomputed", 12) << result.recomputed.size() << " nodes in the backward\n";
     std::map<std::string, int> byReason;
@@ -95,10 +89,11 @@ int partitionCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
         throw UsageError {"expected exactly one GRAPH file"};
     if (args.value("--script") && !args.value("-o"))
         throw UsageError {"--script runs a saved plan: give -o PLAN.json too"};
-    const PartitionOptions options = partitionOptionsFrom(args);
+    PartitionOptions options = partitionOptionsFrom(args);
 
     const auto start = std::chrono::steady_clock::now();
     const JointGraph graph = loadGraphFile(args.positionals()[0]);
+    options.tags = tagsFrom(args, graph);
     const double loadSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const PartitionResult result = partitionGraph(graph, options);
 

@@ -20,5 +20,7 @@ int budgetCommand(const std::vector<std::string>& args, std::ostream& out);
 int paretoCommand(const std::vector<std::string>& args, std::ostream& out);
 int memoryCommand(const std::vector<std::string>& args, std::ostream& out);
 int devicesCommand(const std::vector<std::string>& args, std::ostream& out);
+int explainCommand(const std::vector<std::string>& args, std::ostream& out);
+int compareCommand(const std::vector<std::string>& args, std::ostream& out);
 
 } // namespace remat::cli

@@ -35,6 +35,26 @@ std::string formatSeconds(double seconds)
     return text;
 }
 
+std::string formatRuntime(double value, std::string_view unit)
+{
+    char text[64];
+    if (unit == "flops") {
+        // SI prefixes: most ops count 1 FLOP under PyTorch's counter, a matmul billions.
+        static constexpr const char* kPrefixes[] = {"", "k", "M", "G", "T", "P"};
+        int prefix = 0;
+        while (std::fabs(value) >= 1000.0 && prefix < 5) {
+            value /= 1000.0;
+            ++prefix;
+        }
+        std::snprintf(text, sizeof text, "%.4g %sFLOP", value, kPrefixes[prefix]);
+    } else if (unit == "ms") {
+        std::snprintf(text, sizeof text, "%.4g ms", value);
+    } else {
+        std::snprintf(text, sizeof text, "%.0f nodes", value);
+    }
+    return text;
+}
+
 std::string pad(const std::string& text, std::size_t width)
 {
     return text.size() >= width ? text : text + std::string(width - text.size(), ' ');

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace remat::cli {
 
@@ -10,6 +11,8 @@ namespace remat::cli {
 std::string formatBytes(std::int64_t bytes);
 /// "31.6 ms", "6.93 s", "412 µs".
 std::string formatSeconds(double seconds);
+/// A cost in the runtime estimator's unit ("flops", "ms" or "nodes"): "3.4 GFLOP", "12.5 ms", "17 nodes".
+std::string formatRuntime(double value, std::string_view unit);
 /// Right-pads to `width`.
 std::string pad(const std::string& text, std::size_t width);
 

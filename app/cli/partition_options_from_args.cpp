@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "cli/partition_options_from_args.h"
 
+#include "graph/checkpoint_policy.h"
+
 namespace remat::cli {
 
 const std::set<std::string>& partitionOptionNames()
 {
-    static const std::set<std::string> names {"--partitioner", "--rules", "--compiler"};
+    static const std::set<std::string> names {"--partitioner", "--rules", "--compiler", "--tag"};
     return names;
 }
 
@@ -30,7 +32,48 @@ PartitionOptions partitionOptionsFrom(const Arguments& args)
             throw UsageError {"--compiler must be nvfuser or inductor, not \"" + *c + "\""};
         options.compiler = *compiler;
     }
+    tagArguments(args); // a bad policy is reported before the graph is loaded
     return options;
+}
+
+std::vector<std::pair<std::string, CheckpointPolicy>> tagArguments(const Arguments& args)
+{
+    std::vector<std::pair<std::string, CheckpointPolicy>> tags;
+    for (const std::string& tag : args.values("--tag")) {
+        const auto eq = tag.rfind('=');
+        if (eq == std::string::npos || eq == 0)
+            throw UsageError {"--tag expects NAME=POLICY, not \"" + tag + "\""};
+        const std::string policyText = tag.substr(eq + 1);
+        const auto policy = parseCheckpointPolicy(policyText);
+        // The offload policies are PyTorch's too, but no partitioner here acts on them.
+        if (!policy || *policy == CheckpointPolicy::None || *policy == CheckpointPolicy::MustCpuOffload
+            || *policy == CheckpointPolicy::PreferCpuOffload)
+            throw UsageError {"--tag " + tag + ": unknown policy \"" + policyText
+                + "\" (MUST_SAVE, PREFER_SAVE, MUST_RECOMPUTE or PREFER_RECOMPUTE)"};
+        tags.emplace_back(tag.substr(0, eq), *policy);
+    }
+    return tags;
+}
+
+NodeId nodeNamed(const JointGraph& graph, const std::string& name, const std::string& what)
+{
+    const NodeId n = graph.find(name);
+    if (n == kNoNode)
+        throw UsageError {what + ": " + graph.filePath() + " has no node '" + name + "'"};
+    return n;
+}
+
+std::vector<std::pair<NodeId, CheckpointPolicy>> tagsFrom(const Arguments& args, const JointGraph& graph)
+{
+    std::vector<std::pair<NodeId, CheckpointPolicy>> tags;
+    for (const auto& [name, policy] : tagArguments(args)) {
+        const NodeId n = nodeNamed(graph, name, "--tag " + name);
+        if (graph.node(n).op == NodeOp::Placeholder)
+            throw UsageError {
+                "--tag " + name + ": '" + name + "' is a graph input, and inputs cannot be tagged"};
+        tags.emplace_back(n, policy);
+    }
+    return tags;
 }
 
 } // namespace remat::cli

@@ -2,15 +2,29 @@
 #pragma once
 
 #include "cli/arguments.h"
+#include "graph/joint_graph.h"
 #include "partition/partition_options.h"
 
 #include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace remat::cli {
 
-/// --partitioner, --rules, --compiler: the options every partitioning command shares.
+/// --partitioner, --rules, --compiler, --tag: the options every partitioning command shares.
 const std::set<std::string>& partitionOptionNames();
+/// The options without tags: those name nodes, which need the graph (see tagsFrom).
 PartitionOptions partitionOptionsFrom(const Arguments& args);
+
+/// The --tag NAME=POLICY options as given (MUST_SAVE, PREFER_SAVE, MUST_RECOMPUTE,
+/// PREFER_RECOMPUTE). Throws UsageError for a malformed tag or an unknown policy.
+std::vector<std::pair<std::string, CheckpointPolicy>> tagArguments(const Arguments& args);
+/// The --tag options resolved against the graph. Throws UsageError naming a node the graph does not
+/// have or a graph input (inputs cannot be tagged).
+std::vector<std::pair<NodeId, CheckpointPolicy>> tagsFrom(const Arguments& args, const JointGraph& graph);
+
+/// The node a command-line argument names; throws UsageError naming it when the graph lacks it.
+NodeId nodeNamed(const JointGraph& graph, const std::string& name, const std::string& what);
 
 } // namespace remat::cli

@@ -31,7 +31,7 @@ struct KnapsackPlace {
     double runtimePerByte = 0;
     int rank = 0; ///< 1 = the most runtime saved per byte, among `itemCount` items
     int itemCount = 0;
-    bool kept = false; ///< the knapsack kept it banned (saved) rather than recomputing it
+    bool kept = false; ///< the knapsack kept it banned rather than allowing its recomputation
 };
 
 /// A node's place in what decided it: for a min-cut its save edge, the edges around it (its

@@ -34,11 +34,17 @@ bool requiredBw(const PartitionResult& r, NodeId n)
     return !r.classes.requiredBw.empty() && r.classes.isRequiredBw(n);
 }
 
+CheckpointPolicy tagOf(const PartitionResult& r, NodeId n)
+{
+    return r.effectiveTags.empty() ? CheckpointPolicy::None : r.effectiveTags[static_cast<std::size_t>(n)];
+}
+
 NodeDecision decide(const JointGraph& graph, const PartitionResult& r, NodeId n, const Membership& m)
 {
     if (graph.node(n).op == NodeOp::Placeholder)
         return NodeDecision::Input;
-    if (m.ban)
+    // A MUST_SAVE tag bans recomputing the node: the tag, not a rule, decided it, and it can flip.
+    if (m.ban && !(m.saved && tagOf(r, n) == CheckpointPolicy::MustSave))
         return NodeDecision::Banned;
     if (m.saved)
         return NodeDecision::Saved;
@@ -50,11 +56,6 @@ NodeDecision decide(const JointGraph& graph, const PartitionResult& r, NodeId n,
         return NodeDecision::Backward;
     // In neither graph (dead code, merged away, unused): where the partitioner classed it.
     return requiredBw(r, n) ? NodeDecision::Backward : NodeDecision::Forward;
-}
-
-CheckpointPolicy tagOf(const PartitionResult& r, NodeId n)
-{
-    return r.effectiveTags.empty() ? CheckpointPolicy::None : r.effectiveTags[static_cast<std::size_t>(n)];
 }
 
 bool isRecomputeTag(CheckpointPolicy tag)
@@ -138,6 +139,10 @@ std::string placementReason(const JointGraph& graph, const PartitionResult& r, N
         return "Runs in both graphs.";
     if (m.forward)
         return "Only the forward needs it: the backward uses neither it nor anything it recomputes from it.";
+    if (m.backward && !r.classes.requiredFw.empty() && r.classes.isRequiredFw(n))
+        return "A forward value the forward's outputs do not need and the plan does not save: it runs once, "
+               "in "
+               "the backward.";
     if (m.backward)
         return "Part of the backward: it computes gradients from the tangents and saved values.";
     return "In neither graph: the partitioned program does not use it.";

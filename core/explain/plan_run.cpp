@@ -6,6 +6,7 @@
 #include "budget/runtime_estimator.h"
 #include "budget/storage_aliasing.h"
 #include "graph/error.h"
+#include "partition/fw_bw_split.h"
 #include "partition/min_cut_preparation.h"
 #include "partition/partitioner.h"
 
@@ -20,6 +21,7 @@ namespace remat {
 struct PlanRunner::Preparation {
     std::unique_ptr<PreparedMinCut> prepared; ///< min-cut: DCE, CSE, classification
     std::unique_ptr<WorkGraph> plain; ///< default partition: the joint graph as it is
+    std::unique_ptr<OpCategories> plainOps; ///< ... and the rules' op lists
     std::unique_ptr<StorageMap> storages;
     std::unique_ptr<MemorySimulator> simulator;
 
@@ -50,6 +52,18 @@ struct PlanRunner::Caches {
         if (entries.size() >= kKept)
             entries.erase(entries.begin());
         entries.push_back(std::move(entry));
+    }
+
+    /// The entry for `request`, made the most recent (a what-if's base stays while flips come and go).
+    template <typename Entry>
+    static const Entry* find(std::vector<Entry>& entries, const PlanRequest& request)
+    {
+        const auto it = std::find_if(entries.begin(), entries.end(),
+            [&](const Entry& e) { return samePlanRequest(e.request, request); });
+        if (it == entries.end())
+            return nullptr;
+        std::rotate(it, it + 1, entries.end());
+        return &entries.back();
     }
 };
 
@@ -100,8 +114,10 @@ const PlanRunner::Preparation& PlanRunner::preparation(const PartitionOptions& o
         auto p = std::make_unique<Preparation>();
         if (options.partitioner == PartitionerKind::MinCut)
             p->prepared = std::make_unique<PreparedMinCut>(*m_graph, untagged(options));
-        else
+        else {
             p->plain = std::make_unique<WorkGraph>(*m_graph);
+            p->plainOps = std::make_unique<OpCategories>(*m_graph, options.rules, options.compiler);
+        }
         p->storages = std::make_unique<StorageMap>(p->work());
         p->simulator = std::make_unique<MemorySimulator>(p->work(), *p->storages);
         slot = std::move(p);
@@ -131,10 +147,8 @@ std::shared_ptr<const BudgetSession> PlanRunner::budgetSession(const PlanRequest
     const PlanRequest key = sessionKey(request);
     {
         const std::lock_guard lock(m_caches->mutex);
-        for (const auto& entry : m_caches->sessions) {
-            if (samePlanRequest(entry.request, key))
-                session = entry.session;
-        }
+        if (const auto* entry = Caches::find(m_caches->sessions, key))
+            session = entry->session;
     }
     if (!session) {
         session = std::make_shared<const BudgetSession>(*m_graph, request.options, request.budgetOptions);
@@ -164,10 +178,8 @@ PlanRun PlanRunner::run(const PlanRequest& request) const
 {
     {
         const std::lock_guard lock(m_caches->mutex);
-        for (const auto& entry : m_caches->runs) {
-            if (samePlanRequest(entry.request, request))
-                return *entry.run;
-        }
+        if (const auto* entry = Caches::find(m_caches->runs, request))
+            return *entry->run;
     }
     auto run = std::make_shared<PlanRun>(plan(request));
     run->summary = summarize(run->result);
@@ -179,31 +191,39 @@ PlanRun PlanRunner::run(const PlanRequest& request) const
 PartitionResult PlanRunner::planSaving(
     const PartitionOptions& options, std::span<const NodeId> saved, const std::string& source) const
 {
-    PartitionOptions minCut = untagged(options);
-    minCut.partitioner = PartitionerKind::MinCut; // only the min-cut preparation can extract from a saved set
-    const Preparation& p = preparation(minCut);
+    const Preparation& p = preparation(untagged(options));
     const WorkGraph& work = p.work();
-    MinCutSolution solution;
+    std::vector<NodeId> kept;
     for (NodeId n : saved) {
         if (n < 0 || static_cast<std::size_t>(n) >= m_graph->size())
             throw Error(
                 source + ": saved value #" + std::to_string(n) + " is not a node of " + m_graph->filePath());
-        const NodeId kept = work.resolve(n);
-        if (kept == kNoNode || !work.alive(kept))
+        const NodeId twin = work.resolve(n);
+        if (twin == kNoNode || !work.alive(twin))
             throw Error(source + ": saved value '" + m_graph->node(n).name
                 + "' is removed by dead-code elimination before partitioning");
-        solution.saved.push_back(kept);
+        kept.push_back(twin);
     }
-    std::sort(solution.saved.begin(), solution.saved.end());
-    solution.saved.erase(std::unique(solution.saved.begin(), solution.saved.end()), solution.saved.end());
-    solution.weights.assign(m_graph->size(), PartitionResult::kNoWeightEdge);
+    std::sort(kept.begin(), kept.end());
+    kept.erase(std::unique(kept.begin(), kept.end()), kept.end());
     PartitionResult result;
-    p.prepared->finish(std::move(solution), result);
-    result.cutValue.reset(); // no cut was solved
+    if (p.prepared) {
+        MinCutSolution solution;
+        solution.saved = std::move(kept);
+        solution.weights.assign(m_graph->size(), PartitionResult::kNoWeightEdge);
+        p.prepared->finish(std::move(solution), result);
+        result.cutValue.reset(); // no cut was solved
+    } else {
+        // As the default partition extracts: the joint graph without dead-code elimination or CSE.
+        result.mergedInto.assign(m_graph->size(), kNoNode);
+        result.weights.assign(m_graph->size(), PartitionResult::kNoWeightEdge);
+        result.classes = classifyNodes(work, *p.plainOps);
+        splitForwardBackward(work, *p.plainOps, std::move(kept), result);
+    }
     result.options = options;
-    result.options.partitioner = PartitionerKind::MinCut;
-    result.notes.push_back("the saved values of " + source + "; forward and backward extracted under the "
-        + std::string(ruleSetName(options.rules)) + " rules");
+    result.notes.push_back("the saved values of " + source + "; forward and backward extracted as the "
+        + std::string(partitionerName(options.partitioner)) + " partitioner under the "
+        + std::string(ruleSetName(options.rules)) + " rules does");
     return result;
 }
 

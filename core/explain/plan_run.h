@@ -62,7 +62,9 @@ public:
     PlanSummary summarize(const PartitionResult& result) const;
 
     /// The plan that saves exactly `saved` (other nodes of this graph), its forward and backward
-    /// extracted as `options`' rules extract them; merged (CSE) nodes stand for their kept twin.
+    /// extracted as `options`' partitioner and rules extract them (the min-cut after dead-code
+    /// elimination and CSE, where a merged node stands for its kept twin; the default partition on
+    /// the graph as it is). Saved values the backward never reads are dropped, as PyTorch does.
     /// Throws remat::Error naming `source` and the node when one is not in the partitioned graph.
     PartitionResult planSaving(
         const PartitionOptions& options, std::span<const NodeId> saved, const std::string& source) const;

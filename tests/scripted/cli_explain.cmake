@@ -1,0 +1,104 @@
+# SPDX-License-Identifier: MIT
+# explain, compare and partition --tag, run as a user would: exit codes, text, one-line errors,
+# and every --json output parsed strictly (no NaN or Infinity) with its keys checked.
+# remat_cli_test comes from cli.cmake, which the sorted glob of tests/CMakeLists.txt includes first.
+if(NOT COMMAND remat_cli_test)
+  message(FATAL_ERROR "cli_explain.cmake needs remat_cli_test from cli.cmake, included before it")
+endif()
+set(REMAT_EXPLAIN_JSON_CHECK ${CMAKE_CURRENT_LIST_DIR}/support/check_json_command.cmake)
+set(REMAT_EXPLAIN_ORACLE ${REMAT_SHARED_DIR}/oracle)
+find_program(REMAT_JSON_PYTHON NAMES python3 PATHS /usr/bin NO_DEFAULT_PATH)
+find_program(REMAT_JSON_PYTHON NAMES python3)
+
+# remat_explain_json_test(name CODE n ARGS ... [CHECK python-expression over d])
+function(remat_explain_json_test name)
+  cmake_parse_arguments(T "" "CODE;CHECK" "ARGS" ${ARGN})
+  string(REPLACE ";" "@@" command "$<TARGET_FILE:remat-explorer>;${T_ARGS}")
+  add_test(NAME cli_${name} COMMAND ${CMAKE_COMMAND} "-DCOMMAND=${command}" -DEXPECT_CODE=${T_CODE}
+    "-DPYTHON=${REMAT_JSON_PYTHON}" "-DOUT=${CMAKE_CURRENT_BINARY_DIR}/cli_${name}.json" "-DCHECK=${T_CHECK}"
+    -P ${REMAT_EXPLAIN_JSON_CHECK})
+  set_tests_properties(cli_${name} PROPERTIES LABELS cli)
+endfunction()
+
+set(MLP ${REMAT_EXPLAIN_ORACLE}/mlp3_relu.json)
+set(GPT2 ${REMAT_EXPLAIN_ORACLE}/gpt_n2.json)
+set(TORCH2 ${REMAT_EXPLAIN_ORACLE}/torch2/hf_gpt2_train_loss.json)
+
+# partition --tag
+remat_cli_test(partition_tag CODE 0 ARGS partition ${MLP} --tag relu=MUST_RECOMPUTE
+  STDOUT "tag +relu = MUST_RECOMPUTE\nsaved +5 values, 716.0 KiB\nrecomputed +1 nodes")
+remat_explain_json_test(partition_tag_json CODE 0 ARGS partition ${MLP} --tag relu=MUST_RECOMPUTE --json
+  CHECK "'relu' not in d['saved_values'] and 'relu' in d['recomputed']")
+remat_explain_json_test(partition_tags_repeat CODE 0
+  ARGS partition ${MLP} --tag relu=MUST_RECOMPUTE --tag=relu_1=PREFER_RECOMPUTE --json
+  CHECK "not {'relu', 'relu_1'} & set(d['saved_values'])")
+remat_cli_test(partition_tag_unknown_node CODE 2 ARGS partition ${MLP} --tag nope=MUST_SAVE
+  STDERR "--tag nope: .*mlp3_relu.json has no node 'nope'")
+remat_cli_test(partition_tag_unknown_policy CODE 2 ARGS partition ${MLP} --tag relu=SOMETIMES
+  STDERR "--tag relu=SOMETIMES: unknown policy \"SOMETIMES\"")
+remat_cli_test(partition_tag_malformed CODE 2 ARGS partition ${MLP} --tag relu
+  STDERR "--tag expects NAME=POLICY")
+remat_cli_test(partition_tag_input CODE 2 ARGS partition ${MLP} --tag primals_1=MUST_SAVE
+  STDERR "'primals_1' is a graph input")
+
+# explain
+remat_cli_test(explain_saved CODE 0 ARGS explain ${MLP} relu
+  STDOUT "node 'relu' \\(aten.relu.default\\).*decision +saved\nreason +Its save edge is on the minimum cut.*save edge +[0-9]+ \\(cut\\) of cut value 806500.*producers .*consumers .*what if +tagged MUST_RECOMPUTE: saved 0 B, peak 0 B, recompute runtime \\+1 FLOP\n +1 other node changes: addmm\n$")
+remat_explain_json_test(explain_saved_json CODE 0 ARGS explain ${MLP} relu --json
+  CHECK "d['node'] == 'relu' and d['decision'] == 'saved' and d['reason'] and d['flip']['tag'] == 'MUST_RECOMPUTE' and {'saved_bytes_delta', 'peak_bytes_delta', 'runtime_delta', 'changed_nodes'} <= set(d['flip']) and d['flip']['saved_bytes_delta'] == 0 and d['flip']['runtime_delta'] == 1 and d['flip']['changed_nodes'] == ['addmm'] and d['cut']['save_edge']['on_cut']")
+remat_explain_json_test(explain_banned_json CODE 0 ARGS explain ${GPT2} native_layer_norm --json
+  CHECK "d['decision'] == 'banned' and d['flip'] is None and 'Banned from recomputation' in d['reason']")
+remat_explain_json_test(explain_input_json CODE 0 ARGS explain ${MLP} primals_1 --json
+  CHECK "d['decision'] == 'input' and d['flip'] is None")
+remat_explain_json_test(explain_tangent_json CODE 0 ARGS explain ${MLP} tangents_1 --json
+  CHECK "d['decision'] == 'input' and d['flip'] is None")
+remat_explain_json_test(explain_backward_json CODE 0 ARGS explain ${MLP} mm_3 --json
+  CHECK "d['decision'] == 'backward' and d['flip'] is None and 'gradients' in d['reason']")
+remat_explain_json_test(explain_budget_json CODE 0 ARGS explain ${GPT2} --budget 0.3 mm --json
+  CHECK "d['decision'] in ('saved', 'recomputed', 'banned') and 'knapsack' in d and d['before']['runtime_unit'] == 'flops'")
+remat_explain_json_test(explain_newest_roofline_json CODE 0
+  ARGS explain ${GPT2} --rules newest --device H100-SXM mm_1 --json
+  CHECK "d['before']['runtime_unit'] == 'ms'")
+remat_cli_test(explain_budget_text CODE 0 ARGS explain ${GPT2} --budget 0.3 mm
+  STDOUT "memory budget 0.3 \\(newest rules, dp knapsack, flops estimator\\).*decision.*what if")
+remat_cli_test(explain_unknown_node CODE 2 ARGS explain ${MLP} nope STDERR "NODE: .*has no node 'nope'")
+remat_cli_test(explain_missing_node CODE 2 ARGS explain ${MLP} STDERR "expected a GRAPH file and a NODE name")
+remat_cli_test(explain_missing_file CODE 1 ONE_LINE_ERROR ARGS explain /nonexistent/graph.json relu
+  STDERR "^remat-explorer: /nonexistent/graph.json: cannot read")
+remat_cli_test(explain_budget_default CODE 2 ARGS explain ${MLP} relu --budget 0.5 --partitioner default
+  STDERR "--budget runs the memory-budget min-cut")
+remat_cli_test(explain_budget_out_of_range CODE 1 ONE_LINE_ERROR ARGS explain ${MLP} relu --budget 1.5
+  STDERR "0 <= m <= 1")
+
+# compare
+remat_cli_test(compare_pytorch_identical CODE 0
+  ARGS compare ${REMAT_EXPLAIN_ORACLE}/transformer_encoder_block.json min-cut pytorch
+  STDOUT "A +min-cut, torch-1.13 rules, nvfuser op list\nB +PyTorch 1.13.0a0's recorded min_cut\n.*saved +26 .*only in A +0\nonly in B +0\nin both +26")
+remat_explain_json_test(compare_json CODE 0 ARGS compare ${GPT2} min-cut default --json
+  CHECK "len(d['only_in_b']) > 0 and all(k in d['a'] and k in d['b'] for k in ('saved_bytes', 'peak_bytes', 'estimated_runtime')) and d['a']['recomputed_count'] > d['b']['recomputed_count']")
+remat_explain_json_test(compare_budgets_json CODE 0 ARGS compare ${GPT2} budget=1 budget=0 --json
+  CHECK "d['b']['activation_bytes'] <= d['a']['activation_bytes'] and d['b']['estimated_runtime'] >= d['a']['estimated_runtime']")
+remat_explain_json_test(compare_torch2_recorded_budget_json CODE 0 ARGS compare ${TORCH2} budget=0 pytorch-budget=0 --json
+  CHECK "d['b_source'].endswith('memory_budget_0')")
+remat_explain_json_test(compare_torch2_pytorch_newest_json CODE 0 ARGS compare ${TORCH2} min-cut pytorch --rules newest --json
+  CHECK "d['b_source'].endswith('recorded min_cut')")
+remat_cli_test(compare_torch2_rules_mismatch CODE 1 ONE_LINE_ERROR ARGS compare ${TORCH2} min-cut pytorch
+  STDERR "records PyTorch 2.14.1\\+debian's decisions, which follow the newest rules, not torch-1.13")
+remat_cli_test(compare_torch2_no_such_budget CODE 1 ONE_LINE_ERROR ARGS compare ${TORCH2} min-cut pytorch-budget=0.3
+  STDERR "no recorded PyTorch decision \"memory_budget_0.3\"")
+remat_cli_test(compare_bad_budget CODE 2 ARGS compare ${MLP} budget=lots min-cut
+  STDERR "plan \"budget=lots\": the budget must be a number")
+remat_cli_test(compare_missing_plan_file CODE 1 ONE_LINE_ERROR ARGS compare ${MLP} /nonexistent/plan.json min-cut
+  STDERR "^remat-explorer: /nonexistent/plan.json: cannot read")
+remat_cli_test(compare_wrong_arity CODE 2 ARGS compare ${MLP} min-cut STDERR "expected a GRAPH file and two plans")
+
+# A plan file written by partition -o, compared with the plan it came from.
+set(REMAT_EXPLAIN_PLAN ${CMAKE_CURRENT_BINARY_DIR}/explain_mlp3_plan.json)
+remat_cli_test(compare_plan_file_setup CODE 0 ARGS partition ${MLP} --tag relu=MUST_RECOMPUTE -o ${REMAT_EXPLAIN_PLAN})
+set_tests_properties(cli_compare_plan_file_setup PROPERTIES FIXTURES_SETUP explain_plan_file)
+remat_explain_json_test(compare_plan_file_json CODE 0 ARGS compare ${MLP} ${REMAT_EXPLAIN_PLAN} min-cut --json
+  CHECK "d['only_in_a'] == ['addmm'] and d['only_in_b'] == ['relu'] and d['a']['recomputed_count'] == d['b']['recomputed_count'] + 1")
+set_tests_properties(cli_compare_plan_file_json PROPERTIES FIXTURES_REQUIRED explain_plan_file)
+
+remat_cli_test(help_lists_explain_and_compare CODE 0 ARGS help
+  STDOUT "compare GRAPH A B.*explain GRAPH NODE.*partition GRAPH .*--tag NAME=POLICY")
