@@ -79,9 +79,11 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
         const PartitionResult& result = *w.document()->outcome()->result;
         // A saved node that is banned: it cannot flip to recomputed, and the inspector says why.
+        // (Not a graph input: a saved primal is banned too, but its decision is "input".)
         NodeId banned = kNoNode;
         for (const BannedNode& b : result.banned) {
-            if (result.isSaved(b.node)) {
+            if (result.isSaved(b.node)
+                && w.document()->graph()->graph.node(b.node).op != NodeOp::Placeholder) {
                 banned = b.node;
                 break;
             }
