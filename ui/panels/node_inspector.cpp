@@ -66,7 +66,10 @@ void NodeInspector::refresh()
     } else if (const NodeId n = m_selection->currentNode(); n != kNoNode) {
         m_reportHtml = nodeReport(state, n);
         requestAnalysis(n);
-        setHtml(m_reportHtml + (m_analysis ? whatIfReport(*state.graph, *m_analysis) : tr("<h3>What if</h3><p><i>Working it out…</i></p>")));
+        // The what-if goes right under the decision and its reason, before the node's facts.
+        const QString whatIf = m_analysis ? whatIfReport(*state.graph, *m_analysis) : tr("<h3>What if</h3><p><i>Working it out…</i></p>");
+        const qsizetype facts = m_reportHtml.indexOf(QLatin1String("<table"));
+        setHtml(facts < 0 ? m_reportHtml + whatIf : QString(m_reportHtml).insert(facts, whatIf));
     } else if (const int g = m_selection->currentGroup(); g >= 0) {
         setHtml(groupReport(state, g));
     } else {

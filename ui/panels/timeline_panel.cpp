@@ -64,6 +64,7 @@ TimelinePanel::TimelinePanel(GraphDocument* document, NodeSelection* selection, 
     splitter->addWidget(m_live);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 1);
+    splitter->setSizes({700, 260}); // the plot first; the list is a side note
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(top);

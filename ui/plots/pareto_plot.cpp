@@ -286,6 +286,15 @@ void ParetoPlot::rebuild()
             range.upper + margin);
     }
     m_plot->legend->setVisible(!points.empty());
+    if (points.empty()) {
+        auto* hint = new QCPItemText(m_plot);
+        hint->position->setType(QCPItemPosition::ptAxisRectRatio);
+        hint->position->setCoords(0.5, 0.45);
+        hint->setText(tr("No sweep yet. Choose the memory-budget partitioner, or press Sweep Budgets,\n"
+                         "to see what every budget from 0 to 1 costs in memory and in recomputation."));
+        hint->setColor(QColor(0x66, 0x66, 0x66));
+        hint->setFont(QFont(font().family(), 10));
+    }
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 

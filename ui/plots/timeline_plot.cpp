@@ -81,7 +81,15 @@ TimelinePlot::TimelinePlot(QWidget* parent)
     m_plot->axisRect()->setRangeZoom(Qt::Horizontal);
     m_plot->axisRect()->setRangeDrag(Qt::Horizontal);
     m_plot->legend->setFont(QFont(font().family(), 8));
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    // The legend goes under the plot, in three columns: inside, it would hide the peak.
+    auto* legendRow = new QCPLayoutGrid;
+    m_plot->plotLayout()->addElement(m_plot->plotLayout()->rowCount(), 0, legendRow);
+    legendRow->setMargins(QMargins(0, 0, 0, 0));
+    legendRow->addElement(0, 0, m_plot->legend);
+    m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    m_plot->legend->setWrap(3);
+    m_plot->legend->setBorderPen(Qt::NoPen);
+    m_plot->plotLayout()->setRowStretchFactor(m_plot->plotLayout()->rowCount() - 1, 0.001);
     setMinimumSize(320, 200);
     connect(m_plot, &QCustomPlot::mouseMove, this, &TimelinePlot::onMouseMove);
     connect(m_plot, &QCustomPlot::mousePress, this,
