@@ -65,7 +65,8 @@ PreparedMinCut::PreparedMinCut(const JointGraph& graph, const PartitionOptions& 
     const bool newest = options.rules == RuleSet::Newest;
     m_dceRemoved = m_work.eliminateDeadCode([&](NodeId n) {
         const Node& node = graph.node(n);
-        return node.op == NodeOp::Placeholder || node.op == NodeOp::Output || m_ops.sideEffectful(node.target);
+        return node.op == NodeOp::Placeholder || node.op == NodeOp::Output
+            || keptWithoutUsers(m_ops, options.config, node.target);
     });
     if (!newest || options.config.cse) {
         m_mergedInto = findCommonSubexpressions(m_work, m_ops);
@@ -83,7 +84,7 @@ PreparedMinCut::PreparedMinCut(const JointGraph& graph, const PartitionOptions& 
     for (NodeId n : m_work.order())
         m_hasBackward = m_hasBackward || m_classes.isRequiredBw(n);
     m_staticLifetime = staticLifetimeInputs(graph, m_work);
-    m_splitter = std::make_unique<ForwardBackwardSplitter>(m_work, m_ops);
+    m_splitter = std::make_unique<ForwardBackwardSplitter>(m_work, m_ops, options.config, newest);
 }
 
 MinCutOptions PreparedMinCut::baseOptions() const
