@@ -75,6 +75,11 @@ PreparedMinCut::PreparedMinCut(const JointGraph& graph, const PartitionOptions& 
         m_mergedInto.assign(graph.size(), kNoNode);
     }
     if (newest) {
+        const auto dropped = dropUnrecomputableUserTags(m_work, m_ops, options.tags, m_tags);
+        if (!dropped.empty())
+            m_notes.push_back(std::to_string(dropped.size()) + " recompute tags not applied: '"
+                + graph.node(dropped.front()).name
+                + "' and the others mutate an input, so they must run in the forward");
         if (hasRecomputeTags(m_tags))
             cleanupRecomputeTags(m_work, m_tags, false);
         forceSaveCollectives(m_work, m_ops, m_tags);
@@ -123,6 +128,7 @@ void PreparedMinCut::finish(MinCutSolution solution, PartitionResult& result) co
     result.banned = std::move(solution.banned);
     result.cutValue = solution.cutValue;
     result.weights = std::move(solution.weights);
+    result.notes.insert(result.notes.end(), m_notes.begin(), m_notes.end());
     m_splitter->split(std::move(solution.saved), result);
 }
 
