@@ -10,8 +10,24 @@ namespace remat::cli {
 
 const std::set<std::string>& budgetOptionNames()
 {
-    static const std::set<std::string> names {"--solver", "--estimator", "--device", "--devices"};
+    static const std::set<std::string> names {"--solver", "--estimator", "--device", "--devices", "--rules"};
     return names;
+}
+
+PartitionOptions budgetPartitionOptionsFrom(const Arguments& args)
+{
+    PartitionOptions options;
+    options.rules = RuleSet::Newest;
+    if (const auto r = args.value("--rules")) {
+        const auto rules = parseRuleSet(*r);
+        if (!rules)
+            throw UsageError {"--rules must be " + std::string(ruleSetChoices()) + ", not \"" + *r + "\""};
+        if (*rules == RuleSet::Torch113)
+            throw UsageError {
+                "--rules torch-1.13 has no memory budget (PyTorch 1.13 had none): use torch-2.14"};
+        options.rules = *rules;
+    }
+    return options;
 }
 
 std::filesystem::path deviceProfilesPath(const Arguments& args)

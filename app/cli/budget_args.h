@@ -10,8 +10,13 @@
 
 namespace remat::cli {
 
-/// --solver, --estimator, --device, --devices: the options of the budget, pareto and memory commands.
+/// --solver, --estimator, --device, --devices, --rules: the options of the budget, pareto and memory
+/// commands.
 const std::set<std::string>& budgetOptionNames();
+
+/// --rules for a memory budget: torch-2.14 (or newest, its alias) by default; torch-1.13 is a usage
+/// error, since PyTorch 1.13 had no memory budget.
+PartitionOptions budgetPartitionOptionsFrom(const Arguments& args);
 
 /// Reads them; the roofline estimator (implied by --device) loads the device-profile file.
 BudgetOptions budgetOptionsFrom(const Arguments& args);

@@ -21,7 +21,7 @@ const std::map<std::string_view, CommandInfo>& commands()
 {
     static const std::map<std::string_view, CommandInfo> table {
         {"partition",
-         {partitionCommand, "partition GRAPH [--partitioner min-cut|default] [--rules torch-1.13|newest]\n"
+         {partitionCommand, "partition GRAPH [--partitioner min-cut|default] [--rules torch-1.13|torch-2.14|newest]\n"
                             "          [--compiler nvfuser|inductor] [--tag NAME=POLICY ...] [--json]\n"
                             "          [-o PLAN.json [--script RUN.py]]\n"
                             "    Partition a joint graph as PyTorch would; print a summary, or the plan as JSON;\n"
@@ -46,8 +46,8 @@ const std::map<std::string_view, CommandInfo>& commands()
                         "    graphs of ../shared/oracle); with --pareto, time the budget sweep against one partition."}},
         {"budget",
          {budgetCommand, "budget GRAPH --budget B [--solver dp|greedy|ilp] [--estimator flops|testing|roofline]\n"
-                         "          [--device NAME] [--devices FILE] [--json] [-o PLAN.json]\n"
-                         "    Partition under an activation memory budget B in [0, 1] (newest rules, PyTorch's\n"
+                         "          [--device NAME] [--devices FILE] [--rules torch-2.14|newest] [--json] [-o PLAN.json]\n"
+                         "    Partition under an activation memory budget B in [0, 1] (torch-2.14 rules, PyTorch's\n"
                          "    knapsack); the plan keys plus budget, memory_ratio, activation_bytes,\n"
                          "    estimated_runtime, peak_bytes. --device implies the roofline estimator."}},
         {"pareto",

@@ -25,8 +25,7 @@ double median(std::vector<double> values)
     return values[values.size() / 2];
 }
 
-template <typename Work>
-double medianSeconds(int repeat, Work work)
+template <typename Work> double medianSeconds(int repeat, Work work)
 {
     std::vector<double> times;
     for (int i = 0; i < repeat; ++i) {
@@ -43,7 +42,32 @@ struct Row {
     double load = 0;
     double partition = 0;
     double pytorch = 0; // recorded seconds of min_cut_rematerialization_partition
+    RuleSet rules = RuleSet::Torch113;
 };
+
+/// The rules of the PyTorch that recorded the graph's decision: its seconds are compared with ours
+/// under the same rules (torch-2.14 for a 2.x recording, else torch-1.13).
+RuleSet rulesOfRecording(const JointGraph& graph)
+{
+    return graph.recordedTorchVersion().starts_with("2.") ? RuleSet::Torch214 : RuleSet::Torch113;
+}
+
+/// The three largest graphs PyTorch 2.14 recorded, so that the default run shows both versions.
+std::vector<std::string> largestTorch2Graphs(const std::filesystem::path& dir)
+{
+    std::vector<std::string> paths;
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+        if (entry.path().extension() == ".json")
+            paths.push_back(entry.path().string());
+    }
+    std::sort(paths.begin(), paths.end(), [](const std::string& a, const std::string& b) {
+        return std::filesystem::file_size(a) > std::filesystem::file_size(b);
+    });
+    paths.resize(std::min<std::size_t>(paths.size(), 3));
+    std::reverse(paths.begin(), paths.end());
+    return paths;
+}
 
 std::vector<std::string> defaultGraphs()
 {
@@ -60,7 +84,9 @@ std::vector<std::string> defaultGraphs()
     });
     if (paths.empty())
         throw Error("no graphs given and no gpt_n*.json in " + oracle.string()
-                    + " (set REMAT_SHARED_DIR or pass GRAPH files)");
+            + " (set REMAT_SHARED_DIR or pass GRAPH files)");
+    const auto torch2 = largestTorch2Graphs(oracle / "torch2");
+    paths.insert(paths.end(), torch2.begin(), torch2.end());
     return paths;
 }
 
@@ -90,10 +116,11 @@ int benchPareto(const std::vector<std::string>& paths, int repeat, const Argumen
     ParetoOptions options;
     options.points = args.integer("--points", 200);
     options.threads = args.integer("--threads", 0);
-    out << "Pareto sweep (" << options.points << " grid budgets, then bisection; dp solver, flops estimator, peak "
+    out << "Pareto sweep (" << options.points
+        << " grid budgets, then bisection; dp solver, flops estimator, peak "
         << "simulated), newest rules; median of " << repeat << " runs\n\n";
-    out << pad("graph", 16) << pad("nodes", 8) << pad("partition", 11) << pad("sweep", 10) << pad("sweep cpu", 11)
-        << pad("budgets", 9) << pad("plans", 7) << "sweep / partition\n";
+    out << pad("graph", 16) << pad("nodes", 8) << pad("partition", 11) << pad("sweep", 10)
+        << pad("sweep cpu", 11) << pad("budgets", 9) << pad("plans", 7) << "sweep / partition\n";
     PartitionOptions newest;
     newest.rules = RuleSet::Newest;
     for (const auto& path : paths) {
@@ -110,9 +137,9 @@ int benchPareto(const std::vector<std::string>& paths, int repeat, const Argumen
         char ratio[32];
         std::snprintf(ratio, sizeof ratio, "%.1fx", sweep / partition);
         out << pad(std::filesystem::path(path).stem().string(), 16) << pad(std::to_string(graph.size()), 8)
-            << pad(formatSeconds(partition), 11) << pad(formatSeconds(sweep), 10) << pad(formatSeconds(median(cpu)), 11)
-            << pad(std::to_string(last.budgetsEvaluated), 9) << pad(std::to_string(last.points.size()), 7) << ratio
-            << "\n";
+            << pad(formatSeconds(partition), 11) << pad(formatSeconds(sweep), 10)
+            << pad(formatSeconds(median(cpu)), 11) << pad(std::to_string(last.budgetsEvaluated), 9)
+            << pad(std::to_string(last.points.size()), 7) << ratio << "\n";
     }
     return 0;
 }
@@ -127,9 +154,12 @@ int benchCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
     if (args.flag("--pareto"))
         return benchPareto(paths, repeat, args, out);
 
-    out << "min-cut partition, torch-1.13 rules (nvfuser op list); median of " << repeat << " runs\n\n";
-    out << pad("graph", 28) << pad("nodes", 8) << pad("load", 10) << pad("partition", 11) << pad("load+part", 11)
-        << pad("PyTorch", 10) << "PyTorch / ours\n";
+    out << "min-cut partition under the rules of the PyTorch that recorded each graph (torch-1.13: nvfuser "
+           "op "
+           "list); median of "
+        << repeat << " runs\n\n";
+    out << pad("graph", 28) << pad("nodes", 8) << pad("rules", 12) << pad("load", 10) << pad("partition", 11)
+        << pad("load+part", 11) << pad("PyTorch", 10) << pad("PyTorch / ours", 16) << "PyTorch / load+part\n";
     std::vector<Row> rows;
     for (const auto& path : paths) {
         Row row;
@@ -138,24 +168,35 @@ int benchCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
         const JointGraph graph = loadGraphFile(path);
         row.nodes = graph.size();
         PartitionOptions options;
+        options.rules = row.rules = rulesOfRecording(graph);
         row.partition = medianSeconds(repeat, [&] { (void)partitionGraph(graph, options); });
         if (const auto* recorded = graph.recordedPartition("min_cut"); recorded && recorded->seconds)
             row.pytorch = *recorded->seconds;
         char ratio[32] = "-";
-        if (row.pytorch > 0)
+        char wholeRatio[32] = "-";
+        if (row.pytorch > 0) {
             std::snprintf(ratio, sizeof ratio, "%.0fx", row.pytorch / row.partition);
-        out << pad(row.name, 28) << pad(std::to_string(row.nodes), 8) << pad(formatSeconds(row.load), 10)
+            std::snprintf(wholeRatio, sizeof wholeRatio, "%.0fx", row.pytorch / (row.load + row.partition));
+        }
+        out << pad(row.name, 28) << pad(std::to_string(row.nodes), 8)
+            << pad(std::string(ruleSetName(options.rules)), 12) << pad(formatSeconds(row.load), 10)
             << pad(formatSeconds(row.partition), 11) << pad(formatSeconds(row.load + row.partition), 11)
-            << pad(row.pytorch > 0 ? formatSeconds(row.pytorch) : "-", 10) << ratio << "\n";
+            << pad(row.pytorch > 0 ? formatSeconds(row.pytorch) : "-", 10) << pad(ratio, 16) << wholeRatio
+            << "\n";
         rows.push_back(row);
     }
-    const double ours = growthExponent(rows, &Row::partition);
-    const double theirs = growthExponent(rows, &Row::pytorch);
-    if (!std::isnan(ours)) {
-        char text[160];
+    // Growth is measured on the graphs of one PyTorch at a time, never across versions.
+    for (RuleSet rules : {RuleSet::Torch113, RuleSet::Torch214}) {
+        std::vector<Row> same;
+        std::copy_if(rows.begin(), rows.end(), std::back_inserter(same),
+            [&](const Row& r) { return r.rules == rules; });
+        const double ours = growthExponent(same, &Row::partition);
+        if (std::isnan(ours))
+            continue;
+        char text[200];
         std::snprintf(text, sizeof text,
-                      "\ngrowth (time ~ nodes^k over graphs of 1000+ nodes): ours k = %.2f, PyTorch k = %.2f\n",
-                      ours, theirs);
+            "\ngrowth (time ~ nodes^k over %s graphs of 1000+ nodes): ours k = %.2f, PyTorch k = %.2f\n",
+            std::string(ruleSetName(rules)).c_str(), ours, growthExponent(same, &Row::pytorch));
         out << text;
     }
     return 0;

@@ -69,7 +69,7 @@ int budgetCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
 
     const JointGraph graph = loadGraphFile(args.positionals()[0]);
     const auto start = std::chrono::steady_clock::now();
-    const BudgetSession session(graph, PartitionOptions {}, budgetOptions);
+    const BudgetSession session(graph, budgetPartitionOptionsFrom(args), budgetOptions);
     const ResolvedBudget resolved = session.resolveBudget(configured);
     const BudgetedPlan plan = session.plan(resolved.budget, MemorySimulationOptions {false, false});
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -78,7 +78,7 @@ int memoryCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
     const BudgetOptions budgetOptions = budgetOptionsFrom(args);
 
     const JointGraph graph = loadGraphFile(args.positionals()[0]);
-    const BudgetSession session(graph, PartitionOptions {}, budgetOptions);
+    const BudgetSession session(graph, budgetPartitionOptionsFrom(args), budgetOptions);
     BudgetedPlan plan;
     out << graph.filePath() << ": ";
     if (const auto path = args.value("--plan")) {

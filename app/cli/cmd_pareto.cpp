@@ -57,7 +57,7 @@ int paretoCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
     const BudgetOptions budgetOptions = budgetOptionsFrom(args);
 
     const JointGraph graph = loadGraphFile(args.positionals()[0]);
-    const BudgetSession session(graph, PartitionOptions {}, budgetOptions);
+    const BudgetSession session(graph, budgetPartitionOptionsFrom(args), budgetOptions);
     const ParetoResult result = sweepPareto(session, options);
 
     if (const auto path = args.value("--csv")) {

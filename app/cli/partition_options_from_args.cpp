@@ -23,7 +23,7 @@ PartitionOptions partitionOptionsFrom(const Arguments& args)
     if (const auto r = args.value("--rules")) {
         const auto rules = parseRuleSet(*r);
         if (!rules)
-            throw UsageError {"--rules must be torch-1.13 or newest, not \"" + *r + "\""};
+            throw UsageError {"--rules must be " + std::string(ruleSetChoices()) + ", not \"" + *r + "\""};
         options.rules = *rules;
     }
     if (const auto c = args.value("--compiler")) {

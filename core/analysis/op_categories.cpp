@@ -50,6 +50,12 @@ const CategorySets& setsFor(RuleSet rules, OpListCompiler compiler)
     return compiler == OpListCompiler::Inductor ? inductor113 : nvfuser113;
 }
 
+const PacketSet& nondeterministicSeededPackets()
+{
+    static const PacketSet set = makeSet({oplists::atenNondeterministicSeeded()});
+    return set;
+}
+
 /// An op overload whose name ends in '_' (add_, bernoulli_, copy_) or whose overload is "out"
 /// mutates an argument: its schema is mutable. Dunder operators (__and__) are not in-place.
 bool hasMutableSchema(const OpInfo& info)
@@ -90,6 +96,8 @@ OpCategories::OpCategories(const JointGraph& graph, RuleSet rules, OpListCompile
             flags |= Mutable | SideEffectful;
         if (packet == "_operator.getitem" || packet == "operator.getitem")
             flags |= Getitem;
+        if (rules == RuleSet::Torch214 && nondeterministicSeededPackets().contains(packet))
+            flags |= NondeterministicSeeded;
         if (info.nameSpace == "_c10d_functional")
             flags |= Collective;
         m_flags[op] = flags;

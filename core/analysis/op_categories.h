@@ -26,6 +26,9 @@ public:
     bool sideEffectful(OpId op) const { return has(op, SideEffectful); }
     /// In-place / out= ops: a mutable schema (newest rules only).
     bool mutableSchema(OpId op) const { return has(op, Mutable); }
+    /// torch 2.x: tagged nondeterministic_seeded (dropout, rand_like, sdpa, ...): fx counts these
+    /// as impure, so CSE never merges them, and DCE keeps them unless a TracingContext says not to.
+    bool nondeterministicSeeded(OpId op) const { return has(op, NondeterministicSeeded); }
     bool getitem(OpId op) const { return has(op, Getitem); }
     bool collective(OpId op) const { return has(op, Collective); }
 
@@ -43,6 +46,7 @@ private:
         Mutable = 1 << 6,
         Getitem = 1 << 7,
         Collective = 1 << 8,
+        NondeterministicSeeded = 1 << 9,
     };
     bool has(OpId op, Flag flag) const { return (m_flags[op] & flag) != 0; }
 

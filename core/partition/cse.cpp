@@ -13,7 +13,7 @@ namespace {
 
 // Token codes. The equality token carries structure (FX's tree spec); the hash token carries only
 // the hashes of the flattened leaves, as `hash((args, kwargs))` on tree-flattened tuples does.
-enum Code : std::uint64_t { kNone = 1, kInt, kFloat, kString, kRepr, kNode, kList, kDict, kNaN };
+enum Code : std::uint64_t { kNone = 1, kInt, kFloat, kString, kRepr, kNode, kList, kDict, kNaN, kBool };
 
 constexpr std::int64_t kPyHashModulus = (std::int64_t {1} << 61) - 1;
 
@@ -58,10 +58,11 @@ struct Tokens {
 
 class Tokenizer {
 public:
-    Tokenizer(const WorkGraph& graph, const std::vector<NodeId>& representative)
+    Tokenizer(const WorkGraph& graph, const std::vector<NodeId>& representative, bool typedScalars)
         : m_graph(graph.graph())
         , m_work(graph)
         , m_representative(representative)
+        , m_typedScalars(typedScalars)
     {
     }
 
@@ -76,7 +77,9 @@ public:
         case ArgKind::Bool:
         case ArgKind::Int:
         case ArgKind::Float:
-            if (integralValue(arg, integer)) {
+            if (m_typedScalars) {
+                addTyped(arg, t);
+            } else if (integralValue(arg, integer)) {
                 t.equality.insert(t.equality.end(), {kInt, static_cast<std::uint64_t>(integer)});
                 t.hash.insert(t.hash.end(), {kInt, static_cast<std::uint64_t>(pythonIntHash(integer))});
             } else if (std::isnan(arg.real)) {
@@ -120,10 +123,53 @@ public:
     }
 
 private:
+    /// torch 2.14 hashes (value, type(value)) and keys floats by their bits: 0 and 0.0 (or True and 1)
+    /// never meet, 0.0 and -0.0 differ, and a NaN matches a NaN with the same bits. Ints keep
+    /// CPython's hash, so hash(-1) == hash(-2) still hides the second from the first.
+    void addTyped(const Arg& arg, Tokens& t) const
+    {
+        switch (arg.kind) {
+        case ArgKind::Bool:
+            t.equality.insert(t.equality.end(), {kBool, arg.boolean ? 1U : 0U});
+            t.hash.insert(t.hash.end(), {kBool, arg.boolean ? 1U : 0U});
+            return;
+        case ArgKind::Int:
+            t.equality.insert(t.equality.end(), {kInt, static_cast<std::uint64_t>(arg.integer)});
+            t.hash.insert(t.hash.end(), {kInt, static_cast<std::uint64_t>(pythonIntHash(arg.integer))});
+            return;
+        default: {
+            const auto bits = std::bit_cast<std::uint64_t>(arg.real);
+            t.equality.insert(t.equality.end(), {kFloat, bits});
+            t.hash.insert(t.hash.end(), {kFloat, bits});
+            return;
+        }
+        }
+    }
+
     const JointGraph& m_graph;
     const WorkGraph& m_work;
     const std::vector<NodeId>& m_representative;
+    bool m_typedScalars;
 };
+
+/// torch 2.14's partition key: the nodes the backward outputs depend on (themselves included).
+/// A value only the forward needs never merges with one the backward needs, so that CSE cannot
+/// turn a forward-only value into one the partitioner must save.
+std::vector<char> backwardDependencies(const WorkGraph& graph)
+{
+    std::vector<char> needed(graph.graph().size(), 0);
+    std::vector<NodeId> stack(graph.bwdOutputs().begin(), graph.bwdOutputs().end());
+    while (!stack.empty()) {
+        const NodeId n = stack.back();
+        stack.pop_back();
+        if (n == kNoNode || needed[static_cast<std::size_t>(n)])
+            continue;
+        needed[static_cast<std::size_t>(n)] = 1;
+        for (NodeId input : graph.inputs(n))
+            stack.push_back(input);
+    }
+    return needed;
+}
 
 /// The tokens of every node that became a hash_env entry, in one arena: no allocation per node.
 class FirstSeenTable {
@@ -197,28 +243,36 @@ std::vector<NodeId> findCommonSubexpressions(const WorkGraph& graph, const OpCat
     for (std::size_t i = 0; i < representative.size(); ++i)
         representative[i] = static_cast<NodeId>(i);
 
+    const bool torch2 = ops.rules() == RuleSet::Torch214;
+    const std::vector<char> backwardNeeds = torch2 ? backwardDependencies(graph) : std::vector<char> {};
     FirstSeenTable firstByHash(graph.order().size());
-    const Tokenizer tokenizer(graph, representative);
+    const Tokenizer tokenizer(graph, representative, torch2);
     std::uint64_t mutationRegion = 0;
     Tokens tokens;
     for (NodeId n : graph.order()) {
         const Node& node = joint.node(n);
         if (node.op == NodeOp::Placeholder || node.op == NodeOp::Output || node.op == NodeOp::GetAttr)
             continue;
+        // torch 2.x: a mutation opens a new region, and nothing merges across regions.
+        if (torch2 && ops.mutableSchema(node.target))
+            ++mutationRegion;
         if (ops.cseExcluded(node.target))
             continue;
-        // Newest: a mutation opens a new region, and nothing merges across regions.
-        if (ops.rules() == RuleSet::Newest && ops.mutableSchema(node.target))
-            ++mutationRegion;
+        // torch 2.14 leaves every impure node alone (fx's is_impure with random ops impure).
+        if (torch2 && (ops.sideEffectful(node.target) || ops.nondeterministicSeeded(node.target)))
+            continue;
         tokens.equality.clear();
         tokens.hash.clear();
         tokenizer.add(joint.arg(node.args), tokens);
         tokens.equality.push_back(kDict); // separates args from kwargs in both tokens
         tokens.hash.push_back(kDict);
         tokenizer.add(joint.arg(node.kwargs), tokens);
-        if (ops.rules() == RuleSet::Newest) {
+        if (torch2) {
             tokens.equality.push_back(mutationRegion);
             tokens.hash.push_back(mutationRegion); // a duplicate in a new region becomes that region's entry
+            const std::uint64_t partitionKey = backwardNeeds[static_cast<std::size_t>(n)] ? 1 : 0;
+            tokens.equality.push_back(partitionKey);
+            tokens.hash.push_back(partitionKey);
         }
         const auto digest = FirstSeenTable::digest(node.target, tokens.hash);
         if (const auto* first = firstByHash.find(node.target, tokens, digest)) {

@@ -13,7 +13,9 @@ class OpCategories;
 /// (after substituting nodes already merged) equal an earlier node's is merged into that node.
 /// Python's equality and hashing are followed, including their quirks (1 == 1.0 == True; only the
 /// FIRST node with a given hash is ever compared, so a hash collision such as hash(-1) == hash(-2)
-/// blocks later merges). Returns, per node, kNoNode or the node it merges into.
+/// blocks later merges). torch 2.14 also keys each scalar by its type (0 and 0.0 stay apart) and
+/// never merges a node the backward outputs need with one they do not. Returns, per node, kNoNode
+/// or the node it merges into.
 std::vector<NodeId> findCommonSubexpressions(const WorkGraph& graph, const OpCategories& ops);
 
 } // namespace remat

@@ -7,11 +7,19 @@
 #include "partition/extraction.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace remat {
 
-ForwardBackwardSplitter::ForwardBackwardSplitter(const WorkGraph& graph, const OpCategories& ops)
+bool keptWithoutUsers(const OpCategories& ops, const PartitionerConfig& config, OpId op)
+{
+    return ops.sideEffectful(op) || (config.keepDeadRandomOps && ops.nondeterministicSeeded(op));
+}
+
+ForwardBackwardSplitter::ForwardBackwardSplitter(
+    const WorkGraph& graph, const OpCategories& ops, const PartitionerConfig& config, bool autogradOrder)
     : m_graph(graph)
+    , m_autogradOrder(autogradOrder)
 {
     const JointGraph& joint = graph.graph();
     const bool newest = ops.rules() == RuleSet::Newest;
@@ -25,7 +33,7 @@ ForwardBackwardSplitter::ForwardBackwardSplitter(const WorkGraph& graph, const O
     }
     for (NodeId n : graph.order()) {
         const auto i = static_cast<std::size_t>(n);
-        m_impure[i] = ops.sideEffectful(joint.node(n).target);
+        m_impure[i] = keptWithoutUsers(ops, config, joint.node(n).target);
         m_bytes[i] = valueBytes(joint.node(n));
         if (newest) {
             m_notInForward[i] = mustBeInBackward(graph, ops, n);
@@ -70,6 +78,8 @@ void ForwardBackwardSplitter::split(std::vector<NodeId> saved, PartitionResult& 
                 bw.contains[static_cast<std::size_t>(n)] = 0;
         }
     }
+    if (m_autogradOrder)
+        keepWhatAutogradOrderReaches(bw, bwInputs);
     std::vector<NodeId> fwOutputs(m_graph.fwdOutputs().begin(), m_graph.fwdOutputs().end());
     fwOutputs.insert(fwOutputs.end(), saved.begin(), saved.end());
     const ExtractedGraph fw = extractAvailable(m_graph, m_forwardAvailable, m_primals, fwOutputs, forwardRules);
@@ -90,10 +100,58 @@ void ForwardBackwardSplitter::split(std::vector<NodeId> saved, PartitionResult& 
     }
 }
 
+void ForwardBackwardSplitter::keepWhatAutogradOrderReaches(
+    ExtractedGraph& bw, std::span<const NodeId> bwInputs) const
+{
+    // reordering_to_mimic_autograd_engine copies the inputs, then from the first user of a tangent
+    // on every node with what it needs (before it only input copies): impure nodes that the
+    // extraction copied from the forward and kept without users (dropout) fall away.
+    const JointGraph& joint = m_graph.graph();
+    std::vector<char> isBwInput(joint.size(), 0);
+    for (NodeId n : bwInputs)
+        isBwInput[static_cast<std::size_t>(n)] = 1;
+    const auto isInput = [&](NodeId n) { return isBwInput[static_cast<std::size_t>(n)] != 0; };
+    auto first = bw.nodes.end();
+    for (auto it = bw.nodes.begin(); it != bw.nodes.end() && first == bw.nodes.end(); ++it) {
+        if (isInput(*it))
+            continue;
+        for (NodeId input : m_graph.inputs(*it)) {
+            if (m_isTangent[static_cast<std::size_t>(input)])
+                first = it;
+        }
+    }
+    if (first == bw.nodes.end())
+        return;
+    std::vector<char> keep(joint.size(), 0);
+    std::vector<NodeId> stack;
+    const auto insertWithInputs = [&](NodeId n) {
+        stack.push_back(n);
+        while (!stack.empty()) {
+            const NodeId m = stack.back();
+            stack.pop_back();
+            if (std::exchange(keep[static_cast<std::size_t>(m)], 1) == 0 && !isInput(m)) {
+                for (NodeId input : m_graph.inputs(m))
+                    stack.push_back(input);
+            }
+        }
+    };
+    for (auto it = bw.nodes.begin(); it != bw.nodes.end(); ++it) {
+        if (isInput(*it) || it >= first || joint.opOf(*it).target == "aten.copy_.default")
+            insertWithInputs(*it);
+    }
+    for (NodeId out : m_graph.bwdOutputs()) {
+        if (out != kNoNode)
+            insertWithInputs(out);
+    }
+    std::erase_if(bw.nodes, [&](NodeId n) { return keep[static_cast<std::size_t>(n)] == 0; });
+    for (std::size_t i = 0; i < keep.size(); ++i)
+        bw.contains[i] = bw.contains[i] && keep[i];
+}
+
 void splitForwardBackward(const WorkGraph& graph, const OpCategories& ops, std::vector<NodeId> saved,
                           PartitionResult& result)
 {
-    ForwardBackwardSplitter(graph, ops).split(std::move(saved), result);
+    ForwardBackwardSplitter(graph, ops, result.options.config).split(std::move(saved), result);
 }
 
 } // namespace remat

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "analysis/op_categories.h"
+#include "partition/extraction.h"
 #include "partition/partition_result.h"
 #include "partition/work_graph.h"
 
@@ -9,16 +10,24 @@
 
 namespace remat {
 
+/// What fx's eliminate_dead_code keeps without users: side-effectful ops, and under torch 2.x
+/// random ones too unless the config says a TracingContext lets them go.
+bool keptWithoutUsers(const OpCategories& ops, const PartitionerConfig& config, OpId op);
+
 /// _extract_fwd_bwd_modules: builds the forward graph (primals -> forward outputs + saved) and the
 /// backward graph (saved + tangents -> gradients), drops saved values the backward never reads,
 /// and fills fwNodes, bwNodes, savedValues, recomputed and savedBytes of a result.
 /// What depends only on the graph is worked out once, for callers that split many saved sets.
 class ForwardBackwardSplitter {
 public:
-    ForwardBackwardSplitter(const WorkGraph& graph, const OpCategories& ops);
+    /// `autogradOrder`: torch 2.x's min-cut rebuilds the backward in autograd's order afterwards.
+    ForwardBackwardSplitter(const WorkGraph& graph, const OpCategories& ops, const PartitionerConfig& config,
+        bool autogradOrder = false);
     void split(std::vector<NodeId> saved, PartitionResult& result) const;
 
 private:
+    void keepWhatAutogradOrderReaches(ExtractedGraph& bw, std::span<const NodeId> bwInputs) const;
+
     const WorkGraph& m_graph;
     std::vector<NodeId> m_primals;  ///< forward inputs
     std::vector<NodeId> m_tangents; ///< backward inputs besides the saved values
@@ -29,9 +38,10 @@ private:
     std::vector<char> m_notInForward;
     std::vector<char> m_notInBackward;
     bool m_placementRules = false;
+    bool m_autogradOrder = false;
 };
 
-/// A one-off split.
+/// A one-off split, under result.options.config.
 void splitForwardBackward(const WorkGraph& graph, const OpCategories& ops, std::vector<NodeId> saved,
                           PartitionResult& result);
 

@@ -65,7 +65,8 @@ PreparedMinCut::PreparedMinCut(const JointGraph& graph, const PartitionOptions& 
     const bool newest = options.rules == RuleSet::Newest;
     m_dceRemoved = m_work.eliminateDeadCode([&](NodeId n) {
         const Node& node = graph.node(n);
-        return node.op == NodeOp::Placeholder || node.op == NodeOp::Output || m_ops.sideEffectful(node.target);
+        return node.op == NodeOp::Placeholder || node.op == NodeOp::Output
+            || keptWithoutUsers(m_ops, options.config, node.target);
     });
     if (!newest || options.config.cse) {
         m_mergedInto = findCommonSubexpressions(m_work, m_ops);
@@ -74,6 +75,11 @@ PreparedMinCut::PreparedMinCut(const JointGraph& graph, const PartitionOptions& 
         m_mergedInto.assign(graph.size(), kNoNode);
     }
     if (newest) {
+        const auto dropped = dropUnrecomputableUserTags(m_work, m_ops, options.tags, m_tags);
+        if (!dropped.empty())
+            m_notes.push_back(std::to_string(dropped.size()) + " recompute tags not applied: '"
+                + graph.node(dropped.front()).name
+                + "' and the others mutate an input, so they must run in the forward");
         if (hasRecomputeTags(m_tags))
             cleanupRecomputeTags(m_work, m_tags, false);
         forceSaveCollectives(m_work, m_ops, m_tags);
@@ -83,7 +89,7 @@ PreparedMinCut::PreparedMinCut(const JointGraph& graph, const PartitionOptions& 
     for (NodeId n : m_work.order())
         m_hasBackward = m_hasBackward || m_classes.isRequiredBw(n);
     m_staticLifetime = staticLifetimeInputs(graph, m_work);
-    m_splitter = std::make_unique<ForwardBackwardSplitter>(m_work, m_ops);
+    m_splitter = std::make_unique<ForwardBackwardSplitter>(m_work, m_ops, options.config, newest);
 }
 
 MinCutOptions PreparedMinCut::baseOptions() const
@@ -122,6 +128,7 @@ void PreparedMinCut::finish(MinCutSolution solution, PartitionResult& result) co
     result.banned = std::move(solution.banned);
     result.cutValue = solution.cutValue;
     result.weights = std::move(solution.weights);
+    result.notes.insert(result.notes.end(), m_notes.begin(), m_notes.end());
     m_splitter->split(std::move(solution.saved), result);
 }
 

@@ -9,6 +9,7 @@
 #include "partition/work_graph.h"
 
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace remat {
@@ -55,6 +56,7 @@ private:
     NodeClasses m_classes;
     std::vector<char> m_staticLifetime;
     bool m_hasBackward = false;
+    std::vector<std::string> m_notes;
     std::unique_ptr<ForwardBackwardSplitter> m_splitter;
 };
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "partition/tag_passes.h"
 
+#include "analysis/placement.h"
+
 #include <algorithm>
 #include <unordered_set>
 
@@ -66,6 +68,19 @@ void cleanupRecomputeTags(const WorkGraph& graph, std::vector<CheckpointPolicy>&
                 tagOf(n) = CheckpointPolicy::MustSave; // the inputs of a checkpointed region
         }
     }
+}
+
+std::vector<NodeId> dropUnrecomputableUserTags(const WorkGraph& graph, const OpCategories& ops,
+    const std::vector<std::pair<NodeId, CheckpointPolicy>>& userTags, std::vector<CheckpointPolicy>& tags)
+{
+    std::vector<NodeId> dropped;
+    for (const auto& [node, policy] : userTags) {
+        if (recomputes(policy) && graph.alive(node) && mustBeInForward(graph, ops, node)) {
+            tags[static_cast<std::size_t>(node)] = graph.node(node).meta.recompute;
+            dropped.push_back(node);
+        }
+    }
+    return dropped;
 }
 
 void forceSaveCollectives(const WorkGraph& graph, const OpCategories& ops, std::vector<CheckpointPolicy>& tags)

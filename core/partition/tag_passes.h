@@ -20,6 +20,13 @@ std::optional<std::int64_t> effectiveAcGraphId(const JointGraph& graph, NodeId n
 /// outputs that carry a backward hook; under the default partitioner also the inputs of regions.
 void cleanupRecomputeTags(const WorkGraph& graph, std::vector<CheckpointPolicy>& tags, bool defaultPartition);
 
+/// Not a PyTorch pass: the user's recompute tags (options.tags) on nodes that must run in the
+/// forward (in-place ops of a torch 1.13 graph, such as dropout's bernoulli_) are put back to the
+/// file's tag, since no backward can recompute them and the plan would fail to extract. Returns
+/// those nodes.
+std::vector<NodeId> dropUnrecomputableUserTags(const WorkGraph& graph, const OpCategories& ops,
+    const std::vector<std::pair<NodeId, CheckpointPolicy>>& userTags, std::vector<CheckpointPolicy>& tags);
+
 /// force_save_collectives: collectives (_c10d_functional) that are not tagged for recomputation
 /// become MUST_SAVE, so every rank decides alike.
 void forceSaveCollectives(const WorkGraph& graph, const OpCategories& ops, std::vector<CheckpointPolicy>& tags);

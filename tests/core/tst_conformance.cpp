@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Conformance: on every oracle graph, our torch-1.13 rules reproduce what PyTorch 1.13.1 decided.
+#include "conformance_support.h"
 #include "graph/error.h"
 #include "io/joint_graph_reader.h"
 #include "partition/partitioner.h"
@@ -13,6 +14,7 @@
 #include <set>
 
 using namespace remat;
+using namespace remat::testing;
 
 namespace {
 
@@ -26,48 +28,6 @@ QStringList oracleFiles()
     for (const auto& name : random.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name))
         files << random.filePath(name);
     return files;
-}
-
-const JointGraph& loaded(const QString& path)
-{
-    // Each graph is checked under three settings: read it once.
-    static std::map<QString, std::unique_ptr<JointGraph>> cache;
-    auto& slot = cache[path];
-    if (!slot)
-        slot = std::make_unique<JointGraph>(readJointGraphFile(path.toStdString()));
-    return *slot;
-}
-
-std::vector<std::string> names(const JointGraph& graph, const std::vector<NodeId>& nodes)
-{
-    std::vector<std::string> out;
-    for (NodeId n : nodes)
-        out.push_back(graph.node(n).name);
-    return out;
-}
-
-/// "only ours: a, b; only PyTorch's: c" for a failure message.
-QByteArray setDifference(std::vector<std::string> ours, std::vector<std::string> theirs)
-{
-    std::sort(ours.begin(), ours.end());
-    std::sort(theirs.begin(), theirs.end());
-    std::vector<std::string> onlyOurs;
-    std::vector<std::string> onlyTheirs;
-    std::set_difference(ours.begin(), ours.end(), theirs.begin(), theirs.end(), std::back_inserter(onlyOurs));
-    std::set_difference(theirs.begin(), theirs.end(), ours.begin(), ours.end(), std::back_inserter(onlyTheirs));
-    QByteArray text = "only ours:";
-    for (std::size_t i = 0; i < std::min<std::size_t>(onlyOurs.size(), 12); ++i)
-        text += " " + QByteArray::fromStdString(onlyOurs[i]);
-    text += QByteArray(" (") + QByteArray::number(onlyOurs.size()) + ") | only PyTorch's:";
-    for (std::size_t i = 0; i < std::min<std::size_t>(onlyTheirs.size(), 12); ++i)
-        text += " " + QByteArray::fromStdString(onlyTheirs[i]);
-    return text + " (" + QByteArray::number(onlyTheirs.size()) + ")";
-}
-
-std::vector<std::string> sorted(std::vector<std::string> v)
-{
-    std::sort(v.begin(), v.end());
-    return v;
 }
 
 } // namespace
@@ -106,7 +66,7 @@ private slots:
         QFETCH(QString, recorded);
         QFETCH(int, partitioner);
         QFETCH(int, compiler);
-        const JointGraph& graph = loaded(path);
+        const JointGraph& graph = loadedOnce(path);
         const RecordedPartition* expected = graph.recordedPartition(recorded.toStdString());
         QVERIFY2(expected, "the oracle file has no recorded decision for this setting");
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// fx_graph_cse, including the Python equality and hashing quirks the 1.13 pass inherits.
+// fx_graph_cse, including the Python equality and hashing quirks the 1.13 pass inherits, and what
+// torch 2.14 changed.
 #include "analysis/op_categories.h"
 #include "partition/cse.h"
 #include "tiny_graph.h"
@@ -144,6 +145,66 @@ private slots:
                                  .build();
         QCOMPARE(merges(g, RuleSet::Torch113), (QStringList {"b->a", "c->a"}));
         QCOMPARE(merges(g, RuleSet::Newest), QStringList {"c->b"});
+    }
+
+    // torch 2.14.1's fx_graph_cse (torch/_functorch/compile_utils.py, and the partition_key of
+    // partitioners.py), where it differs from 1.13's.
+    void scalarsAreKeyedByType_data()
+    {
+        // The scalar argument of two otherwise identical calls, "a b".
+        QTest::addColumn<QString>("scalars");
+        QTest::addColumn<bool>("merged113");
+        QTest::addColumn<bool>("merged214");
+        // 2.14 hashes (value, type(value)): 0 and 0.0 never meet; 1.13 follows Python's 0 == 0.0.
+        QTest::addRow("0 and 0.0") << QStringLiteral("0 0.0") << true << false;
+        QTest::addRow("1 and true") << QStringLiteral("1 true") << true << false;
+        QTest::addRow("0 and 0") << QStringLiteral("0 0") << true << true;
+        QTest::addRow("0.5 and 0.5") << QStringLiteral("0.5 0.5") << true << true;
+        // Floats are keyed by their bits: -0.0 is not 0.0.
+        QTest::addRow("0.0 and -0.0") << QStringLiteral("0.0 -0.0") << true << false;
+        // CPython's hash(-1) == hash(-2): only the first node with that hash is compared, in both.
+        QTest::addRow("-1 and -2") << QStringLiteral("-1 -2") << false << false;
+    }
+    void scalarsAreKeyedByType()
+    {
+        QFETCH(QString, scalars);
+        QFETCH(bool, merged113);
+        QFETCH(bool, merged214);
+        const QStringList ab = scalars.split(QLatin1Char(' '));
+        const auto g = twoCalls(
+            "aten.scalar_tensor.default", "[" + ab[0].toStdString() + "]", "[" + ab[1].toStdString() + "]");
+        QCOMPARE(merges(g, RuleSet::Torch113), merged113 ? QStringList {"b->a"} : QStringList {});
+        QCOMPARE(merges(g, RuleSet::Torch214), merged214 ? QStringList {"b->a"} : QStringList {});
+    }
+
+    void forwardOnlyNeverMergesWithWhatTheBackwardNeeds()
+    {
+        // `a` feeds only the forward output; its twin `b` feeds the gradient. 1.13 merges them
+        // (and then must save `a`); 2.14's partition key keeps them apart.
+        const auto g
+            = TinyGraph()
+                  .placeholder("x")
+                  .placeholder("tangents_1")
+                  .call("a", "aten.cos.default", "[" + x + "]")
+                  .call("b", "aten.cos.default", "[" + x + "]")
+                  .call("c", "aten.cos.default", "[" + x + "]")
+                  .call("g", "aten.mul.Tensor",
+                      "[" + TinyGraph::ref("b") + "," + TinyGraph::ref("tangents_1") + "]")
+                  .call("h", "aten.mul.Tensor", "[" + TinyGraph::ref("c") + "," + TinyGraph::ref("g") + "]")
+                  .output({"a"}, {"h"})
+                  .build();
+        QCOMPARE(merges(g, RuleSet::Torch113), (QStringList {"b->a", "c->a"}));
+        QCOMPARE(merges(g, RuleSet::Torch214), QStringList {"c->b"}); // both backward dependencies
+    }
+
+    void randomAndImpureOpsAreNeverMerged()
+    {
+        // sdpa carries nondeterministic_seeded: fx's is_impure() keeps it out of CSE in 2.14.
+        const auto sdpa = twoCalls("aten._scaled_dot_product_flash_attention_for_cpu.default",
+            "[" + x + "," + x + "," + x + "]", "[" + x + "," + x + "," + x + "]");
+        QCOMPARE(merges(sdpa, RuleSet::Torch214), QStringList {});
+        const auto assertion = twoCalls("aten._assert_async.msg", "[" + x + ",\"m\"]", "[" + x + ",\"m\"]");
+        QCOMPARE(merges(assertion, RuleSet::Torch214), QStringList {});
     }
 };
 

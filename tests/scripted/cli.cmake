@@ -30,7 +30,13 @@ remat_cli_test(partition_default CODE 0 ARGS partition ${REMAT_ORACLE}/transform
 remat_cli_test(partition_inductor CODE 0 ARGS partition ${REMAT_ORACLE}/lstm_unrolled8.json --compiler inductor
   STDOUT "inductor op list.*identical")
 remat_cli_test(partition_newest CODE 0 ARGS partition ${REMAT_ORACLE}/mlp3_relu.json --rules newest
-  STDOUT "newest rules")
+  STDOUT "torch-2.14 rules")
+remat_cli_test(partition_torch214 CODE 0 ARGS partition ${REMAT_ORACLE}/torch2/sac_tf_mixed.json --rules torch-2.14
+  STDOUT "min-cut, torch-2.14 rules\nsaved +53 values")
+remat_cli_test(budget_torch214 CODE 0 ARGS budget ${REMAT_ORACLE}/torch2/sac_tf_mixed.json --budget 0.25 --rules torch-2.14
+  STDOUT "saved +43 values")
+remat_cli_test(budget_torch113_refused CODE 2 ARGS budget ${REMAT_ORACLE}/mlp3_relu.json --budget 0.5 --rules torch-1.13
+  STDERR "--rules torch-1.13 has no memory budget")
 remat_cli_test(partition_json_keys CODE 0 ARGS partition ${REMAT_ORACLE}/mlp3_relu.json --json
   STDOUT "^{\n \"saved_values\": \\[\"primals_7\", \"relu\", \"relu_1\", \"t_3\", \"t_7\"\\],\n \"saved_sym_nodes\": \\[\\],\n \"fw_nodes\": .*\"bw_nodes\": .*\"recomputed\": .*\"banned\": {.*\"saved_bytes\": 733184,\n \"cut_value\": 806500\n}")
 remat_cli_test(partition_plan_file CODE 0 ARGS partition ${REMAT_ORACLE}/mlp3_relu.json -o ${CMAKE_CURRENT_BINARY_DIR}/mlp3_plan.json
@@ -42,7 +48,7 @@ remat_cli_test(partition_malformed CODE 1 ONE_LINE_ERROR ARGS partition ${REMAT_
 remat_cli_test(partition_cycle CODE 1 ONE_LINE_ERROR ARGS partition ${REMAT_TEST_DATA_DIR}/bad/cycle.json
   STDERR "cycle.json: node 'cos': args\\[0\\]: refers to 'sin', which does not come before it")
 remat_cli_test(partition_bad_option CODE 2 ARGS partition ${REMAT_ORACLE}/mlp3_relu.json --rules torch-2.9
-  STDERR "--rules must be torch-1.13 or newest")
+  STDERR "--rules must be torch-1.13, torch-2.14 or newest")
 remat_cli_test(unknown_command CODE 2 ARGS frobnicate STDERR "unknown command 'frobnicate'")
 remat_cli_test(info CODE 0 ARGS info ${REMAT_ORACLE}/gelu_ln_mlp.json
   STDOUT "93 nodes.*nodes by class.*primals.*tangents.*activation bytes.*nodes by op.*aten.native_layer_norm")

@@ -68,7 +68,7 @@ PartitionPanel::PartitionPanel(GraphDocument* document, NodeSelection* selection
     m_partitioner->setItemData(2, tr("The newest min-cut under an activation memory budget: PyTorch's knapsack over what to recompute"),
                                Qt::ToolTipRole);
     m_rules->addItem(tr("torch 1.13"), static_cast<int>(RuleSet::Torch113));
-    m_rules->addItem(tr("newest PyTorch"), static_cast<int>(RuleSet::Newest));
+    m_rules->addItem(tr("torch 2.14 (newest)"), static_cast<int>(RuleSet::Torch214));
     m_compiler->addItem(tr("nvfuser"), static_cast<int>(OpListCompiler::Nvfuser));
     m_compiler->addItem(tr("inductor"), static_cast<int>(OpListCompiler::Inductor));
     m_partitioner->setToolTip(tr("Which PyTorch partitioner to run"));
@@ -232,7 +232,7 @@ void PartitionPanel::updateBudgetMode()
     m_budgetNote->setVisible(budget);
     m_rules->setEnabled(!budget);
     m_rules->setToolTip(budget ? tr("The memory budget runs the newest PyTorch's min-cut: the rules are forced to newest")
-                               : tr("Whose rules: Debian's torch 1.13.1, or the newest partitioners.py"));
+                               : tr("Whose rules: Debian's torch 1.13.1, or torch 2.14.1 (the newest proven)"));
     updateCompilerEnabled();
 }
 

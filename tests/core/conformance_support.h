@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+// Helpers shared by the conformance tests (not a test itself: no tst_ prefix).
+#pragma once
+
+#include "graph/joint_graph.h"
+#include "io/joint_graph_reader.h"
+
+#include <QByteArray>
+#include <QString>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace remat::testing {
+
+/// Each oracle graph is checked under several settings: read it once.
+inline const JointGraph& loadedOnce(const QString& path)
+{
+    static std::map<QString, std::unique_ptr<JointGraph>> cache;
+    auto& slot = cache[path];
+    if (!slot)
+        slot = std::make_unique<JointGraph>(readJointGraphFile(path.toStdString()));
+    return *slot;
+}
+
+inline std::vector<std::string> names(const JointGraph& graph, const std::vector<NodeId>& nodes)
+{
+    std::vector<std::string> out;
+    for (NodeId n : nodes)
+        out.push_back(graph.node(n).name);
+    return out;
+}
+
+inline std::vector<std::string> sorted(std::vector<std::string> v)
+{
+    std::sort(v.begin(), v.end());
+    return v;
+}
+
+/// "only ours: a b (2) | only PyTorch's: c (1)" for a failure message.
+inline QByteArray setDifference(const std::vector<std::string>& ours, const std::vector<std::string>& theirs)
+{
+    const auto a = sorted(ours);
+    const auto b = sorted(theirs);
+    std::vector<std::string> onlyOurs;
+    std::vector<std::string> onlyTheirs;
+    std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(onlyOurs));
+    std::set_difference(b.begin(), b.end(), a.begin(), a.end(), std::back_inserter(onlyTheirs));
+    const auto list = [](const std::vector<std::string>& v) {
+        QByteArray text;
+        for (std::size_t i = 0; i < std::min<std::size_t>(v.size(), 12); ++i)
+            text += " " + QByteArray::fromStdString(v[i]);
+        return text + " (" + QByteArray::number(v.size()) + ")";
+    };
+    QByteArray text = "only ours:" + list(onlyOurs) + " | only PyTorch's:" + list(onlyTheirs);
+    if (onlyOurs.empty() && onlyTheirs.empty())
+        text += " (same set, different order)";
+    return text;
+}
+
+} // namespace remat::testing
