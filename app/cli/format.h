@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "graph/joint_graph.h"
+
 #include <cstdint>
 #include <string>
 
@@ -12,5 +14,7 @@ std::string formatBytes(std::int64_t bytes);
 std::string formatSeconds(double seconds);
 /// Right-pads to `width`.
 std::string pad(const std::string& text, std::size_t width);
+/// The node at the memory peak, or "no node" when the timeline is empty (nothing ran).
+std::string peakNodeName(const JointGraph& graph, NodeId node);
 
 } // namespace remat::cli
