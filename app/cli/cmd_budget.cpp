@@ -16,7 +16,7 @@ namespace remat::cli {
 namespace {
 
 void printSummary(const BudgetSession& session, const BudgetedPlan& plan, const ResolvedBudget& resolved,
-                  double seconds, std::ostream& out)
+    double seconds, std::ostream& out)
 {
     const JointGraph& graph = session.graph();
     const auto& planner = session.planner();
@@ -29,26 +29,32 @@ void printSummary(const BudgetSession& session, const BudgetedPlan& plan, const 
     out << "\n";
     out << pad("decided by", 13) << stageName(plan.stage);
     if (plan.stage == BudgetStage::Knapsack)
-        out << " (" << solverName(planner.options().solver) << ", " << planner.items().size() << " candidates, "
-            << plan.decision.knapsack.recomputed.size() << " allowed to be recomputed)";
+        out << " (" << solverName(planner.options().solver) << ", " << planner.items().size()
+            << " candidates, " << plan.decision.knapsack.recomputed.size() << " allowed to be recomputed)";
     out << "\n";
     out << pad("estimator", 13) << estimatorName(planner.options().estimator);
     if (const auto* device = planner.estimator().device())
         out << " on " << device->name;
     out << "\n";
-    char ratio[32];
-    std::snprintf(ratio, sizeof ratio, "%.4f", m.memoryRatio);
-    out << pad("memory ratio", 13) << ratio << "\n";
-    out << pad("activations", 13) << formatBytes(m.activationBytes) << " kept for the backward (distinct storages, "
+    out << pad("memory ratio", 13);
+    if (m.memoryRatio) {
+        char ratio[32];
+        std::snprintf(ratio, sizeof ratio, "%.4f", *m.memoryRatio);
+        out << ratio << "\n";
+    } else {
+        out << "undefined (the runtime-optimal cut saves no more than the inputs)\n";
+    }
+    out << pad("activations", 13) << formatBytes(m.activationBytes)
+        << " kept for the backward (distinct storages, "
         << "inputs excluded)\n";
     out << pad("saved", 13) << plan.result.savedValues.size() << " values, " << formatBytes(m.savedBytes)
         << " summed\n";
     out << pad("recomputed", 13) << plan.result.recomputed.size() << " nodes, estimated "
         << formatRuntime(m.estimatedRuntime, unit) << "\n";
     if (plan.memory) {
-        out << pad("peak", 13) << formatBytes(plan.memory->peakBytes) << " at step " << plan.memory->peakStep << " ("
-            << (plan.memory->peakPhase == Phase::Forward ? "forward" : "backward") << ", "
-            << graph.node(plan.memory->peakNode).name << ")\n";
+        out << pad("peak", 13) << formatBytes(plan.memory->peakBytes) << " at step " << plan.memory->peakStep
+            << " (" << (plan.memory->peakPhase == Phase::Forward ? "forward" : "backward") << ", "
+            << peakNodeName(graph, plan.memory->peakNode) << ")\n";
     }
     out << pad("graphs", 13) << "forward " << plan.result.fwNodes.size() << " nodes, backward "
         << plan.result.bwNodes.size() << " nodes\n";

@@ -33,14 +33,15 @@ void printProfile(const JointGraph& graph, const BudgetedPlan& plan, std::size_t
     out << pad("saved", 13) << plan.result.savedValues.size() << " values; activations "
         << formatBytes(plan.metrics.activationBytes) << " (distinct storages, inputs excluded)\n";
     out << pad("steps", 13) << profile.forwardSteps << " forward, "
-        << profile.timeline.size() - static_cast<std::size_t>(profile.forwardSteps) << " backward (autograd order)\n";
+        << profile.timeline.size() - static_cast<std::size_t>(profile.forwardSteps)
+        << " backward (autograd order)\n";
     std::int64_t forwardPeak = 0, backwardPeak = 0;
     for (const auto& step : profile.timeline)
-        (step.phase == Phase::Forward ? forwardPeak : backwardPeak) = std::max(
-            step.phase == Phase::Forward ? forwardPeak : backwardPeak, step.total());
+        (step.phase == Phase::Forward ? forwardPeak : backwardPeak)
+            = std::max(step.phase == Phase::Forward ? forwardPeak : backwardPeak, step.total());
     out << pad("peak", 13) << formatBytes(profile.peakBytes) << " at step " << profile.peakStep << ", "
         << (profile.peakPhase == Phase::Forward ? "forward" : "backward") << " node '"
-        << graph.node(profile.peakNode).name << "' (forward peak " << formatBytes(forwardPeak)
+        << peakNodeName(graph, profile.peakNode) << "' (forward peak " << formatBytes(forwardPeak)
         << ", backward peak " << formatBytes(backwardPeak) << ")\n";
     if (profile.peakStep >= 0) {
         const auto& at = profile.timeline[static_cast<std::size_t>(profile.peakStep)];
@@ -49,7 +50,8 @@ void printProfile(const JointGraph& graph, const BudgetedPlan& plan, std::size_t
         for (std::size_t c = 0; c < kMemoryCategoryCount; ++c) {
             if (at.bytes[c] == 0)
                 continue;
-            out << separator << categoryName(static_cast<MemoryCategory>(c)) << " " << formatBytes(at.bytes[c]);
+            out << separator << categoryName(static_cast<MemoryCategory>(c)) << " "
+                << formatBytes(at.bytes[c]);
             separator = ", ";
         }
         out << "\n";
@@ -57,8 +59,8 @@ void printProfile(const JointGraph& graph, const BudgetedPlan& plan, std::size_t
     out << "\nlargest tensors live at the peak (" << profile.liveAtPeak.size() << " in all):\n";
     for (std::size_t i = 0; i < std::min(top, profile.liveAtPeak.size()); ++i) {
         const auto& t = profile.liveAtPeak[i];
-        out << "  " << pad(graph.node(t.owner).name, 32) << pad(formatBytes(t.bytes), 12) << categoryName(t.category)
-            << "\n";
+        out << "  " << pad(graph.node(t.owner).name, 32) << pad(formatBytes(t.bytes), 12)
+            << categoryName(t.category) << "\n";
     }
 }
 

@@ -60,4 +60,9 @@ std::string pad(const std::string& text, std::size_t width)
     return text.size() >= width ? text : text + std::string(width - text.size(), ' ');
 }
 
+std::string peakNodeName(const JointGraph& graph, NodeId node)
+{
+    return node == kNoNode ? std::string("no node") : graph.node(node).name;
+}
+
 } // namespace remat::cli

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "graph/joint_graph.h"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -15,5 +17,7 @@ std::string formatSeconds(double seconds);
 std::string formatRuntime(double value, std::string_view unit);
 /// Right-pads to `width`.
 std::string pad(const std::string& text, std::size_t width);
+/// The node at the memory peak, or "no node" when the timeline is empty (nothing ran).
+std::string peakNodeName(const JointGraph& graph, NodeId node);
 
 } // namespace remat::cli

@@ -2,10 +2,12 @@
 #include "budget/budget_io.h"
 
 #include "budget/region_budget.h"
+#include "io/json_number.h"
 
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
 
+#include <cmath>
 
 namespace remat {
 namespace {
@@ -15,10 +17,10 @@ std::string phaseName(Phase phase)
     return phase == Phase::Forward ? "forward" : "backward";
 }
 
-/// Shortest text that reads back as the same double.
-std::string number(double value)
+/// Shortest text that reads back as the same double; empty (undefined) when there is none.
+std::string number(std::optional<double> value)
 {
-    return pythonFloat(value);
+    return value && std::isfinite(*value) ? pythonFloat(*value) : std::string();
 }
 
 } // namespace
@@ -28,7 +30,10 @@ PlanExtras budgetPlanExtras(const JointGraph& graph, const BudgetedPlan& plan, s
     PlanExtras extras;
     extras["budget"] = plan.budget;
     extras["budget_stage"] = std::string(stageName(plan.stage));
-    extras["memory_ratio"] = plan.metrics.memoryRatio;
+    if (plan.metrics.memoryRatio)
+        extras["memory_ratio"] = *plan.metrics.memoryRatio;
+    else
+        extras["memory_ratio"] = std::monostate {}; // null: undefined, see PlanMetrics
     extras["activation_bytes"] = plan.metrics.activationBytes;
     extras["estimated_runtime"] = plan.metrics.estimatedRuntime;
     extras["runtime_unit"] = std::string(runtimeUnit);
@@ -48,7 +53,8 @@ std::string paretoToJson(const JointGraph& graph, const ParetoResult& result)
     rapidjson::PrettyWriter<rapidjson::StringBuffer> w(buffer);
     w.SetIndent(' ', 1);
     const auto key = [&](const char* k) { w.Key(k); };
-    const auto text = [&](const std::string& s) { w.String(s.data(), static_cast<rapidjson::SizeType>(s.size())); };
+    const auto text
+        = [&](const std::string& s) { w.String(s.data(), static_cast<rapidjson::SizeType>(s.size())); };
     w.StartObject();
     key("runtime_unit");
     text(result.runtimeUnit);
@@ -59,23 +65,23 @@ std::string paretoToJson(const JointGraph& graph, const ParetoResult& result)
     key("cancelled");
     w.Bool(result.cancelled);
     key("seconds");
-    w.Double(result.seconds);
+    writeNumberOrNull(w, result.seconds);
     key("points");
     w.StartArray();
     for (const auto& p : result.points) {
         w.StartObject();
         key("budget");
-        w.Double(p.budget);
+        writeNumberOrNull(w, p.budget);
         key("budget_max");
-        w.Double(p.budgetMax);
+        writeNumberOrNull(w, p.budgetMax);
         key("activation_bytes");
         w.Int64(p.metrics.activationBytes);
         key("saved_bytes");
         w.Int64(p.metrics.savedBytes);
         key("memory_ratio");
-        w.Double(p.metrics.memoryRatio);
+        writeNumberOrNull(w, p.metrics.memoryRatio);
         key("estimated_runtime");
-        w.Double(p.metrics.estimatedRuntime);
+        writeNumberOrNull(w, p.metrics.estimatedRuntime);
         key("peak_bytes");
         if (p.metrics.peakBytes)
             w.Int64(*p.metrics.peakBytes);
@@ -104,11 +110,12 @@ std::string paretoToJson(const JointGraph& graph, const ParetoResult& result)
 
 std::string paretoToCsv(const ParetoResult& result)
 {
-    std::string out = "budget,budget_max,activation_bytes,estimated_runtime,peak_bytes,on_frontier,saved_count,"
-                      "recomputed_count,saved_bytes,memory_ratio,stage\n";
+    std::string out
+        = "budget,budget_max,activation_bytes,estimated_runtime,peak_bytes,on_frontier,saved_count,"
+          "recomputed_count,saved_bytes,memory_ratio,stage\n";
     for (const auto& p : result.points) {
-        out += number(p.budget) + "," + number(p.budgetMax) + "," + std::to_string(p.metrics.activationBytes) + ","
-            + number(p.metrics.estimatedRuntime) + ","
+        out += number(p.budget) + "," + number(p.budgetMax) + "," + std::to_string(p.metrics.activationBytes)
+            + "," + number(p.metrics.estimatedRuntime) + ","
             + (p.metrics.peakBytes ? std::to_string(*p.metrics.peakBytes) : std::string()) + ","
             + (p.onFrontier ? "1" : "0") + "," + std::to_string(p.savedCount) + ","
             + std::to_string(p.recomputedCount) + "," + std::to_string(p.metrics.savedBytes) + ","

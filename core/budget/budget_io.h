@@ -11,6 +11,8 @@ namespace remat {
 
 /// The plan keys a budgeted plan adds to planToJson: "budget", "memory_ratio", "activation_bytes",
 /// "estimated_runtime", "peak_bytes" (when simulated), and "budget_stage", "runtime_unit".
+/// "memory_ratio" is null when undefined (the runtime-optimal cut saves only inputs); no number
+/// we write is ever NaN or infinite: such a value is null in JSON and empty in CSV.
 PlanExtras budgetPlanExtras(const JointGraph& graph, const BudgetedPlan& plan, std::string_view runtimeUnit);
 
 /// {"runtime_unit", "budgets_evaluated", "distinct_plans", "cancelled", "seconds",

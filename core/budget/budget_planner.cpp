@@ -22,8 +22,8 @@ struct BudgetPlanner::Shared {
     std::once_flag aggressiveOnce;
     MinCutSolution moreAggressive;
     MinCutSolution aggressive;
-    double moreAggressiveRatio = 0;
-    double aggressiveRatio = 0;
+    std::optional<double> moreAggressiveRatio;
+    std::optional<double> aggressiveRatio;
 
     std::once_flag itemsOnce;
     std::vector<KnapsackItem> items;
@@ -148,7 +148,8 @@ const BudgetPlanner::Shared& BudgetPlanner::knapsackInputs() const
             const NodeId n = banned.node;
             if (m_prepared->classes().dist(n) >= NodeClasses::kFar)
                 continue; // not needed by the backward
-            if (std::find(inputStorages.begin(), inputStorages.end(), storages.storageOf(n)) != inputStorages.end())
+            if (std::find(inputStorages.begin(), inputStorages.end(), storages.storageOf(n))
+                != inputStorages.end())
                 continue;
             if (m_prepared->tags()[static_cast<std::size_t>(n)] == CheckpointPolicy::MustSave || isPinned(n))
                 s.mustSave.push_back(n);
@@ -156,7 +157,8 @@ const BudgetPlanner::Shared& BudgetPlanner::knapsackInputs() const
                 candidates.push_back(n);
         }
         std::stable_sort(candidates.begin(), candidates.end(), [&](NodeId a, NodeId b) {
-            return partitionerSizeOf(joint.node(a), RuleSet::Newest) > partitionerSizeOf(joint.node(b), RuleSet::Newest);
+            return partitionerSizeOf(joint.node(a), RuleSet::Newest)
+                > partitionerSizeOf(joint.node(b), RuleSet::Newest);
         });
         for (NodeId n : candidates) {
             const std::int64_t bytes = partitionerSizeOf(joint.node(n), RuleSet::Newest);
@@ -182,9 +184,11 @@ bool BudgetPlanner::isPinned(NodeId n) const
         && mustBeInForward(m_prepared->graph(), m_prepared->ops(), n);
 }
 
-double BudgetPlanner::memoryRatio(std::span<const NodeId> saved) const
+std::optional<double> BudgetPlanner::memoryRatio(std::span<const NodeId> saved) const
 {
     const Shared& s = optimal();
+    if (!(s.maxAct > s.minAct))
+        return std::nullopt;
     return (sizeGB(m_prepared->joint(), saved) - s.minAct) / (s.maxAct - s.minAct) + 0.0; // no "-0.0"
 }
 
@@ -223,11 +227,11 @@ BudgetDecision BudgetPlanner::decide(double budget) const
         return d;
     }
     const Shared& aggr = aggressive();
-    if (aggr.moreAggressiveRatio < budget) {
+    if (aggr.moreAggressiveRatio && *aggr.moreAggressiveRatio < budget) {
         d.stage = BudgetStage::MoreAggressive;
         return d;
     }
-    if (aggr.aggressiveRatio < budget) {
+    if (aggr.aggressiveRatio && *aggr.aggressiveRatio < budget) {
         d.stage = BudgetStage::Aggressive;
         return d;
     }
@@ -307,8 +311,9 @@ MinCutSolution BudgetPlanner::solve(const BudgetDecision& decision) const
 {
     const auto synthetic = [&](std::vector<NodeId> saved) {
         MinCutSolution solution;
-        std::sort(saved.begin(), saved.end(),
-                  [&](NodeId a, NodeId b) { return m_prepared->graph().position(a) < m_prepared->graph().position(b); });
+        std::sort(saved.begin(), saved.end(), [&](NodeId a, NodeId b) {
+            return m_prepared->graph().position(a) < m_prepared->graph().position(b);
+        });
         solution.saved = std::move(saved);
         solution.weights.assign(m_prepared->joint().size(), PartitionResult::kNoWeightEdge);
         return solution;

@@ -23,12 +23,12 @@ struct BudgetOptions {
 
 /// Which branch of choose_saved_values_set decided (reference doc section 5.2).
 enum class BudgetStage {
-    KeepInputs,     ///< budget 0: save the inputs only (and values pinned to the forward), recompute the rest
+    KeepInputs, ///< budget 0: save the inputs only (and values pinned to the forward), recompute the rest
     RuntimeOptimal, ///< budget 1 (or nothing to trade): the plain min-cut
     MoreAggressive, ///< the min-cut without the three fusion heuristics fits
-    Aggressive,     ///< the min-cut with the deny-list instead of the allow-list fits
-    MustSaveOnly,   ///< no knapsack candidates: the inputs and the MUST_SAVE nodes
-    Knapsack,       ///< the knapsack chose which banned nodes to recompute
+    Aggressive, ///< the min-cut with the deny-list instead of the allow-list fits
+    MustSaveOnly, ///< no knapsack candidates: the inputs and the MUST_SAVE nodes
+    Knapsack, ///< the knapsack chose which banned nodes to recompute
 };
 std::string_view stageName(BudgetStage stage);
 
@@ -36,14 +36,14 @@ std::string_view stageName(BudgetStage stage);
 struct KnapsackItem {
     NodeId node;
     std::int64_t bytes;
-    double memory;  ///< normalised: bytes / (max - min activation bytes)
+    double memory; ///< normalised: bytes / (max - min activation bytes)
     double runtime; ///< the estimator's cost of recomputing it
 };
 
 struct BudgetDecision {
     double budget = 1;
     BudgetStage stage = BudgetStage::RuntimeOptimal;
-    KnapsackResult knapsack;          ///< Knapsack stage; indices into BudgetPlanner::items()
+    KnapsackResult knapsack; ///< Knapsack stage; indices into BudgetPlanner::items()
     std::vector<NodeId> recomputable; ///< Knapsack stage: the dont_ban set given to the min-cut
 
     /// Equal keys give the same saved values: the stage and the sorted dont_ban items.
@@ -74,7 +74,9 @@ public:
     void prepareForManySolves() const;
 
     /// (size(saved) - size(inputs)) / (size(runtime-optimal) - size(inputs)), sizes in GB as PyTorch.
-    double memoryRatio(std::span<const NodeId> saved) const;
+    /// nullopt when the runtime-optimal cut saves no more than the inputs (max_act <= min_act):
+    /// the ratio would divide by zero or less, and PyTorch returns before computing one.
+    std::optional<double> memoryRatio(std::span<const NodeId> saved) const;
     double minActivationGB() const;
     double maxActivationGB() const;
     const std::vector<KnapsackItem>& items() const;

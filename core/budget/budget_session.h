@@ -14,10 +14,12 @@ namespace remat {
 
 /// The numbers a memory-budget plan is judged by.
 struct PlanMetrics {
-    double memoryRatio = 0;           ///< PyTorch's mem_ratio of the saved values the min-cut chose
+    /// PyTorch's mem_ratio of the saved values the min-cut chose; nullopt when it is undefined
+    /// (the runtime-optimal cut saves no more than the inputs: nothing to normalise against).
+    std::optional<double> memoryRatio;
     std::int64_t activationBytes = 0; ///< distinct non-input storages among the saved values
-    std::int64_t savedBytes = 0;      ///< plain sum of the saved values' sizes
-    double estimatedRuntime = 0;      ///< the estimator's cost of everything the backward recomputes
+    std::int64_t savedBytes = 0; ///< plain sum of the saved values' sizes
+    double estimatedRuntime = 0; ///< the estimator's cost of everything the backward recomputes
     std::optional<std::int64_t> peakBytes;
 };
 
@@ -50,10 +52,12 @@ public:
 
     /// choose_saved_values_set(budget), the forward/backward graphs, and the metrics; the memory
     /// simulation too if `memory` is set (its timeline only if options.timeline).
-    BudgetedPlan plan(double budget, const std::optional<MemorySimulationOptions>& memory = std::nullopt) const;
+    BudgetedPlan plan(
+        double budget, const std::optional<MemorySimulationOptions>& memory = std::nullopt) const;
 
     /// The graphs and metrics of a decision already taken (the sweep caches decisions).
-    BudgetedPlan evaluate(const BudgetDecision& decision, const std::optional<MemorySimulationOptions>& memory) const;
+    BudgetedPlan evaluate(
+        const BudgetDecision& decision, const std::optional<MemorySimulationOptions>& memory) const;
 
     /// Metrics of any plan of this graph (a plan read back from a file, say); `chosen` is the saved
     /// set before extraction dropped unused values (the memory ratio is PyTorch's, on that set).

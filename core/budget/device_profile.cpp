@@ -3,10 +3,9 @@
 
 #include "graph/error.h"
 #include "io/file_text.h"
-#include "io/json_location.h"
+#include "io/json_syntax_check.h"
 
 #include <rapidjson/document.h>
-#include <rapidjson/error/en.h>
 
 #include <algorithm>
 #include <cctype>
@@ -26,27 +25,23 @@ double rateFor(const std::map<Dtype, double>& rates, Dtype dtype)
 bool equalsIgnoringCase(std::string_view a, std::string_view b)
 {
     return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-               return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-           });
+        return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+    });
 }
 
 class ProfileReader {
 public:
     explicit ProfileReader(std::string path)
         : m_path(std::move(path))
-    {
-    }
+    { }
 
-    std::vector<DeviceProfile> read() const
+    std::vector<DeviceProfile> read(const std::string& text) const
     {
-        const std::string text = readFileText(m_path);
+        // Checked first: the DOM below parses and frees recursively, unsafe for deep nesting.
+        if (const auto syntax = findJsonSyntaxError(text))
+            throw Error(m_path + ":" + *syntax);
         rapidjson::Document doc;
         doc.Parse(text.c_str(), text.size());
-        if (doc.HasParseError()) {
-            const auto where = locateOffset(text, doc.GetErrorOffset());
-            throw Error(m_path + ":" + std::to_string(where.line) + ":" + std::to_string(where.column)
-                        + ": malformed JSON: " + rapidjson::GetParseError_En(doc.GetParseError()));
-        }
         if (!doc.IsObject() || !doc.HasMember("devices") || !doc["devices"].IsArray())
             throw Error(m_path + ": expected an object with a \"devices\" list");
         std::vector<DeviceProfile> profiles;
@@ -89,8 +84,10 @@ private:
 
     double positive(const Value& object, const char* key, const std::string& where) const
     {
-        if (!object.HasMember(key) || !object[key].IsNumber() || !(object[key].GetDouble() > 0))
-            fail(where, std::string("needs a positive number \"") + key + "\"");
+        // Below 1e290 so that the rate in bytes or FLOP per second stays finite.
+        if (!object.HasMember(key) || !object[key].IsNumber() || !(object[key].GetDouble() > 0)
+            || !(object[key].GetDouble() < 1e290))
+            fail(where, std::string("needs a positive number \"") + key + "\" below 1e290");
         return object[key].GetDouble();
     }
 
@@ -104,8 +101,10 @@ private:
             const auto dtype = parseDtype(dtypeName);
             if (!dtype)
                 fail(where, std::string(key) + ": unknown dtype \"" + dtypeName + "\"");
-            if (!it->value.IsNumber() || !(it->value.GetDouble() > 0))
-                fail(where, std::string(key) + "." + dtypeName + ": expected a positive number of TFLOP/s");
+            if (!it->value.IsNumber() || !(it->value.GetDouble() > 0) || !(it->value.GetDouble() < 1e290))
+                fail(where,
+                    std::string(key) + "." + dtypeName
+                        + ": expected a positive number of TFLOP/s below 1e290");
             out[*dtype] = it->value.GetDouble() * 1e12;
         }
         if (!out.contains(Dtype::Float32))
@@ -130,7 +129,12 @@ double DeviceProfile::vectorRate(Dtype dtype) const
 
 std::vector<DeviceProfile> readDeviceProfiles(const std::string& path)
 {
-    return ProfileReader(path).read();
+    return ProfileReader(path).read(readFileText(path));
+}
+
+std::vector<DeviceProfile> readDeviceProfilesText(const std::string& text, const std::string& path)
+{
+    return ProfileReader(path).read(text);
 }
 
 const DeviceProfile& findDeviceProfile(const std::vector<DeviceProfile>& profiles, std::string_view name)

@@ -15,7 +15,7 @@ namespace remat {
 struct DeviceProfile {
     std::string name;
     std::string description;
-    double memoryBandwidth = 0;          ///< bytes per second
+    double memoryBandwidth = 0; ///< bytes per second
     std::map<Dtype, double> matmulFlops; ///< FLOP/s of matmul-class ops (tensor cores), by dtype
     std::map<Dtype, double> vectorFlops; ///< FLOP/s of every other op, by dtype
 
@@ -27,6 +27,8 @@ struct DeviceProfile {
 /// Reads every profile of a device-profile file. Throws remat::Error naming the file, and the
 /// device and field at fault.
 std::vector<DeviceProfile> readDeviceProfiles(const std::string& path);
+/// The same for text already read; `path` is only used in messages.
+std::vector<DeviceProfile> readDeviceProfilesText(const std::string& text, const std::string& path);
 
 /// The profile called `name` (case-insensitive); throws remat::Error listing the known names.
 const DeviceProfile& findDeviceProfile(const std::vector<DeviceProfile>& profiles, std::string_view name);

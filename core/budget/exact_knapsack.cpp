@@ -10,8 +10,8 @@
 namespace remat {
 namespace {
 
-constexpr double kTolerance = 1e-9;                 // on total memory, like a MILP's feasibility tolerance
-constexpr std::size_t kFrontierLimit = 4'000'000;   // points kept before falling back to branch and bound
+constexpr double kTolerance = 1e-9; // on total memory, like a MILP's feasibility tolerance
+constexpr std::size_t kFrontierLimit = 4'000'000; // points kept before falling back to branch and bound
 constexpr long long kNodeLimit = 50'000'000;
 
 /// Branch and bound over groups of identical items, best ratio first, with the fractional
@@ -22,8 +22,7 @@ public:
         : m_groups(groups)
         , m_take(groups.size(), 0)
         , m_best(groups.size(), 0)
-    {
-    }
+    { }
 
     std::vector<int> run(double capacity)
     {
@@ -49,7 +48,7 @@ private:
     {
         if (++m_nodes > kNodeLimit)
             throw Error("ilp knapsack: no proof of optimality within " + std::to_string(kNodeLimit)
-                        + " branch-and-bound nodes; use the dp solver for this graph");
+                + " branch-and-bound nodes; use the dp solver for this graph");
         if (g == m_groups.size()) {
             if (value > m_bestValue) {
                 m_bestValue = value;
@@ -60,14 +59,16 @@ private:
         if (bound(g, capacity, value) <= m_bestValue)
             return;
         const auto& group = m_groups[g];
-        auto most = static_cast<long long>(std::floor(capacity / group.memory));
-        most = std::clamp<long long>(most, 0, static_cast<long long>(group.items.size()));
+        // Clamped as a double first: a tiny memory makes the quotient too large (or inf) to cast.
+        const double fits = std::floor(capacity / group.memory);
+        const auto count = static_cast<double>(group.items.size());
+        auto most = static_cast<long long>(fits > 0 ? std::min(fits, count) : 0.0);
         while (most > 0 && static_cast<double>(most) * group.memory > capacity)
             --most;
         for (long long c = most; c >= 0; --c) {
             m_take[g] = static_cast<int>(c);
             search(g + 1, capacity - static_cast<double>(c) * group.memory,
-                   value + static_cast<double>(c) * group.runtime);
+                value + static_cast<double>(c) * group.runtime);
         }
         m_take[g] = 0;
     }
@@ -81,8 +82,8 @@ private:
 
 } // namespace
 
-ExactKnapsackTable::ExactKnapsackTable(std::span<const double> memory, std::span<const double> runtime,
-                                       double maxMemory)
+ExactKnapsackTable::ExactKnapsackTable(
+    std::span<const double> memory, std::span<const double> runtime, double maxMemory)
     : m_runtime(runtime.begin(), runtime.end())
     , m_free(runtime.size(), 0)
     , m_capacity(std::max(maxMemory, 0.0) + kTolerance)
@@ -126,7 +127,7 @@ ExactKnapsackTable::ExactKnapsackTable(std::span<const double> memory, std::span
                 if (weight > m_capacity)
                     break;
                 next.push_back({weight, previous[p].value + static_cast<double>(k) * group.runtime,
-                                static_cast<int>(p), static_cast<int>(k)});
+                    static_cast<int>(p), static_cast<int>(k)});
             }
         }
         std::stable_sort(next.begin(), next.end(), [](const Point& a, const Point& b) {
@@ -156,8 +157,8 @@ KnapsackResult ExactKnapsackTable::solve(double maxMemory) const
         counts = BranchAndBound(m_groups).run(capacity);
     } else {
         const auto& last = m_layers.back();
-        const auto it = std::upper_bound(last.begin(), last.end(), capacity,
-                                         [](double c, const Point& p) { return c < p.weight; });
+        const auto it = std::upper_bound(
+            last.begin(), last.end(), capacity, [](double c, const Point& p) { return c < p.weight; });
         int index = static_cast<int>(it - last.begin()) - 1; // the heaviest fitting point saves the most
         for (std::size_t layer = m_layers.size() - 1; layer > 0; --layer) {
             const Point& point = m_layers[layer][static_cast<std::size_t>(index)];

@@ -32,7 +32,8 @@ std::optional<KnapsackSolver> parseSolver(std::string_view name)
     return std::nullopt;
 }
 
-KnapsackResult greedyKnapsack(std::span<const double> memory, std::span<const double> runtime, double maxMemory)
+KnapsackResult greedyKnapsack(
+    std::span<const double> memory, std::span<const double> runtime, double maxMemory)
 {
     const std::size_t n = runtime.size();
     std::vector<int> items(n);
@@ -60,10 +61,16 @@ KnapsackResult greedyKnapsack(std::span<const double> memory, std::span<const do
 
 std::int64_t DpKnapsackTable::quantize(double m)
 {
-    return static_cast<std::int64_t>(std::nearbyint(m * kScale)); // round half to even
+    // A memory beyond any table (or NaN) never fits; casting it unchecked would be undefined.
+    constexpr double kBeyondAnyTable = 0x1p62;
+    const double scaled = std::nearbyint(m * kScale); // round half to even
+    if (!(std::fabs(scaled) < kBeyondAnyTable))
+        return std::isnan(scaled) || scaled > 0 ? std::int64_t {1} << 62 : -(std::int64_t {1} << 62);
+    return static_cast<std::int64_t>(scaled);
 }
 
-DpKnapsackTable::DpKnapsackTable(std::span<const double> memory, std::span<const double> runtime, double maxMemory)
+DpKnapsackTable::DpKnapsackTable(
+    std::span<const double> memory, std::span<const double> runtime, double maxMemory)
     : m_capacity(std::max<std::int64_t>(quantize(maxMemory), 0))
 {
     const std::size_t n = memory.size();
@@ -105,7 +112,7 @@ KnapsackResult DpKnapsackTable::solve(double maxMemory) const
     std::int64_t j = quantize(maxMemory);
     if (j < 0 || j > m_capacity)
         throw Error("dp knapsack: capacity " + std::to_string(maxMemory) + " is outside the table built for "
-                    + std::to_string(static_cast<double>(m_capacity) / kScale));
+            + std::to_string(static_cast<double>(m_capacity) / kScale));
     KnapsackResult result;
     result.value = static_cast<double>(m_lastRow[static_cast<std::size_t>(j)]);
     for (std::size_t i = m_qmem.size(); i-- > 0;) {

@@ -2,6 +2,7 @@
 #include "graph/joint_graph_builder.h"
 
 #include "graph/error.h"
+#include "graph/size_limits.h"
 
 #include <algorithm>
 
@@ -50,7 +51,8 @@ OpId JointGraphBuilder::internOp(std::string_view target)
     return id;
 }
 
-void JointGraphBuilder::collectInputs(const Arg& arg, std::vector<NodeId>& inputs, std::vector<char>& seen) const
+void JointGraphBuilder::collectInputs(
+    const Arg& arg, std::vector<NodeId>& inputs, std::vector<char>& seen) const
 {
     switch (arg.kind) {
     case ArgKind::Node:
@@ -77,7 +79,7 @@ NodeId JointGraphBuilder::addNode(Node node)
         throw Error("node '" + node.name + "': a second node with this name");
     if (m_graph.m_outputNode != kNoNode)
         throw Error("node '" + node.name + "' comes after the output node '"
-                    + m_graph.node(m_graph.m_outputNode).name + "'; the output node must be last");
+            + m_graph.node(m_graph.m_outputNode).name + "'; the output node must be last");
     const NodeId id = nextId();
     if (node.op == NodeOp::Output)
         m_graph.m_outputNode = id;
@@ -126,6 +128,29 @@ void JointGraphBuilder::flattenOutputs(const Arg& arg, std::vector<NodeId>& out)
     }
 }
 
+void JointGraphBuilder::checkTensorSizes() const
+{
+    std::int64_t total = 0;
+    for (const Node& node : m_graph.m_nodes) {
+        for (std::size_t i = 0; i < node.values.size(); ++i) {
+            if (!node.values[i])
+                continue;
+            const std::string where
+                = node.valueKind == ValueKind::TensorList ? "val[" + std::to_string(i) + "]" : "val";
+            const auto bytes = checkedTensorBytes(*node.values[i]);
+            if (!bytes)
+                throw Error("node '" + node.name + "': " + where + ": the tensor "
+                    + describeTensor(*node.values[i])
+                    + " has a negative size or more bytes than 64 bits can count");
+            if (__builtin_add_overflow(total, *bytes, &total) || total > kMaxGraphTensorBytes)
+                throw Error("node '" + node.name + "': " + where + ": the tensor "
+                    + describeTensor(*node.values[i])
+                    + " brings the graph's tensors above 256 TiB, more than the partitioner's weights can "
+                      "count in 64 bits");
+        }
+    }
+}
+
 JointGraph JointGraphBuilder::finish()
 {
     auto& nodes = m_graph.m_nodes;
@@ -144,10 +169,12 @@ JointGraph JointGraphBuilder::finish()
             seen[static_cast<std::size_t>(input)] = 0;
             if (static_cast<std::size_t>(input) >= i)
                 throw Error("node '" + node.name + "' uses '" + nodes[static_cast<std::size_t>(input)].name
-                            + "', which does not come before it; nodes must be in topological order");
+                    + "', which does not come before it; nodes must be in topological order");
             nodes[static_cast<std::size_t>(input)].users.push_back(static_cast<NodeId>(i));
         }
     }
+
+    checkTensorSizes();
 
     const Node& output = nodes[static_cast<std::size_t>(m_graph.m_outputNode)];
     const Arg& outArgs = m_graph.m_args[output.args];
@@ -159,7 +186,7 @@ JointGraph JointGraphBuilder::finish()
         m_numFwdOutputs = m_graph.m_kind == GraphKind::Forward ? outputCount : 0;
     if (m_numFwdOutputs > outputCount)
         throw Error("num_fwd_outputs is " + std::to_string(m_numFwdOutputs) + " but the output node '"
-                    + output.name + "' has only " + std::to_string(outputCount) + " outputs");
+            + output.name + "' has only " + std::to_string(outputCount) + " outputs");
     m_graph.m_numFwdOutputs = m_numFwdOutputs;
 
     JointGraph graph = std::move(m_graph);

@@ -36,7 +36,10 @@ public:
     void setRecordedTorchVersion(std::string version) { m_graph.m_recordedTorchVersion = std::move(version); }
     /// The source carried no tensor sizes (a graph torch 1.13 printed): it can be shown, not partitioned.
     void setSizesUnknown() { m_graph.m_sizesKnown = false; }
-    void setStaticLifetimeInputIndices(std::vector<int> indices) { m_graph.m_staticLifetimeInputs = std::move(indices); }
+    void setStaticLifetimeInputIndices(std::vector<int> indices)
+    {
+        m_graph.m_staticLifetimeInputs = std::move(indices);
+    }
 
     /// Validates the whole graph, derives users and the output lists, and hands it over.
     JointGraph finish();
@@ -44,6 +47,8 @@ public:
 private:
     void collectInputs(const Arg& arg, std::vector<NodeId>& inputs, std::vector<char>& seen) const;
     void flattenOutputs(const Arg& arg, std::vector<NodeId>& out) const;
+    /// Every tensor's bytes, and all of them together, fit the 64-bit sums the partitioners make.
+    void checkTensorSizes() const;
 
     JointGraph m_graph;
     StringMap<std::uint32_t> m_stringIndex;

@@ -16,9 +16,14 @@ struct TensorMeta {
     Dtype dtype = Dtype::Float32;
     std::string device;
 
+    /// JointGraphBuilder::finish() rejects tensors whose numel x itemsize overflows, so graphs never do.
     std::int64_t numel() const
     {
         std::int64_t n = 1;
+        for (auto d : shape) {
+            if (d == 0)
+                return 0;
+        }
         for (auto d : shape)
             n *= d;
         return n;

@@ -12,11 +12,21 @@
 
 namespace remat {
 
-std::string readFileText(const std::string& path)
+void checkInputFileSize(const std::string& path)
 {
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec))
         throw Error(path + ": cannot read: it is a folder");
+    const auto size = std::filesystem::file_size(path, ec);
+    if (!ec && size > kMaxInputFileBytes)
+        throw Error(path + ": cannot read: the file is " + std::to_string(size) + " bytes; files over "
+            + std::to_string(kMaxInputFileBytes >> 20) + " MiB are refused (no joint graph is that large)");
+}
+
+std::string readFileText(const std::string& path)
+{
+    checkInputFileSize(path);
+    std::error_code ec;
     std::FILE* file = std::fopen(path.c_str(), "rb");
     if (!file)
         throw Error(path + ": cannot read: " + std::strerror(errno));

@@ -1,9 +1,18 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 namespace remat {
+
+/// Input files above this size (512 MiB) are refused before reading: parsing one would need
+/// several times its size in memory. Real joint graphs of 100 000 nodes take about 120 MB.
+inline constexpr std::uintmax_t kMaxInputFileBytes = std::uintmax_t {512} << 20;
+
+/// Throws remat::Error("<path>: cannot read: ...") when `path` is a folder or larger than
+/// kMaxInputFileBytes; a missing file is left to the reader, which says so.
+void checkInputFileSize(const std::string& path);
 
 /// The whole file as bytes; throws remat::Error("<path>: cannot read: <reason>").
 std::string readFileText(const std::string& path);

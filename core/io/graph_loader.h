@@ -15,7 +15,7 @@ JointGraph loadGraphFile(const std::string& path);
 /// Same, for text already in memory; `fileName` is only used in messages.
 JointGraph loadGraphText(const std::string& text, const std::string& fileName);
 
-/// True when `text` looks like JSON to loadGraphText (first non-blank character is '{').
+/// True when `text` looks like JSON to loadGraphText (first non-blank character is `{` or `[`).
 bool looksLikeJson(const std::string& text);
 
 } // namespace remat

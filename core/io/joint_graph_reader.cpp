@@ -9,6 +9,7 @@
 
 #include <simdjson.h>
 
+#include <limits>
 #include <set>
 
 namespace remat {
@@ -82,7 +83,8 @@ MinCutDetails readMinCutDetails(object obj)
         } else if (key == "cse_merged" && v.type() == element_type::OBJECT) {
             for (const auto merged : object(v)) {
                 if (merged.value.type() == element_type::STRING)
-                    details.cseMerged.emplace(std::string(merged.key), std::string(merged.value.get_string().value_unsafe()));
+                    details.cseMerged.emplace(
+                        std::string(merged.key), std::string(merged.value.get_string().value_unsafe()));
             }
         }
     }
@@ -104,8 +106,7 @@ public:
     explicit DocumentReader(JointGraphBuilder& builder)
         : m_builder(builder)
         , m_nodes(builder)
-    {
-    }
+    { }
 
     JointGraph read(value document)
     {
@@ -165,14 +166,15 @@ private:
             throw Error("missing or non-integer \"version\"");
         const std::int64_t version = v.get_int64().value_unsafe();
         if (version != kFormatVersion)
-            throw Error("format version " + std::to_string(version) + " is not supported (this build reads version "
-                        + std::to_string(kFormatVersion) + ")");
+            throw Error("format version " + std::to_string(version)
+                + " is not supported (this build reads version " + std::to_string(kFormatVersion) + ")");
         m_sawVersion = true;
     }
 
     void readKind(value v)
     {
-        const std::string_view kind = v.type() == element_type::STRING ? v.get_string().value_unsafe() : std::string_view();
+        const std::string_view kind
+            = v.type() == element_type::STRING ? v.get_string().value_unsafe() : std::string_view();
         if (kind != "joint" && kind != "forward")
             throw Error("\"kind\" must be \"joint\" or \"forward\"");
         m_forward = kind == "forward";
@@ -181,8 +183,9 @@ private:
 
     void readNumFwdOutputs(value v)
     {
-        if (v.type() != element_type::INT64 || v.get_int64().value_unsafe() < 0)
-            throw Error("\"num_fwd_outputs\" must be a non-negative integer");
+        if (v.type() != element_type::INT64 || v.get_int64().value_unsafe() < 0
+            || v.get_int64().value_unsafe() > std::numeric_limits<int>::max())
+            throw Error("\"num_fwd_outputs\" must be a non-negative integer below 2^31");
         m_builder.setNumFwdOutputs(static_cast<int>(v.get_int64().value_unsafe()));
         m_sawNumFwdOutputs = true;
     }
@@ -215,7 +218,8 @@ private:
             throw Error(what);
         std::vector<int> indices;
         for (const value e : simdjson::dom::array(v)) {
-            if (e.type() != element_type::INT64 || e.get_int64().value_unsafe() < 0)
+            if (e.type() != element_type::INT64 || e.get_int64().value_unsafe() < 0
+                || e.get_int64().value_unsafe() > std::numeric_limits<int>::max())
                 throw Error(what);
             indices.push_back(static_cast<int>(e.get_int64().value_unsafe()));
         }
@@ -299,7 +303,9 @@ JointGraph parseJointGraph(const simdjson::padded_string& text, const std::strin
     if (parsed.error()) {
         // simdjson says what, not where: the slower RapidJSON reader finds the line and column.
         const auto syntax = findJsonSyntaxError(std::string_view(text.data(), text.size()));
-        throw Error(fileName + ":" + (syntax ? *syntax : std::string(" unreadable JSON: ") + simdjson::error_message(parsed.error())));
+        throw Error(fileName + ":"
+            + (syntax ? *syntax
+                      : std::string(" unreadable JSON: ") + simdjson::error_message(parsed.error())));
     }
     const value document = parsed.value_unsafe();
     try {
@@ -309,7 +315,8 @@ JointGraph parseJointGraph(const simdjson::padded_string& text, const std::strin
         return reader.read(document);
     } catch (const UnresolvedReference& ref) {
         const std::string what = declaredNames(document).contains(ref.name)
-            ? "refers to '" + ref.name + "', which does not come before it (nodes must be in topological order; is there a cycle?)"
+            ? "refers to '" + ref.name
+                + "', which does not come before it (nodes must be in topological order; is there a cycle?)"
             : "refers to unknown node '" + ref.name + "'";
         throw Error(fileName + ": node " + ref.node + ": " + ref.field + ": " + what);
     } catch (const Error& e) {
@@ -326,6 +333,7 @@ JointGraph readJointGraphText(std::string text, const std::string& fileName)
 
 JointGraph readJointGraphFile(const std::string& path)
 {
+    checkInputFileSize(path);
     auto loaded = simdjson::padded_string::load(path);
     if (loaded.error())
         return parseJointGraph(simdjson::padded_string(readFileText(path)), path); // readFileText explains

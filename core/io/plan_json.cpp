@@ -3,10 +3,10 @@
 
 #include "graph/error.h"
 #include "io/file_text.h"
-#include "io/json_location.h"
+#include "io/json_number.h"
+#include "io/json_syntax_check.h"
 
 #include <rapidjson/document.h>
-#include <rapidjson/error/en.h>
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
@@ -56,8 +56,10 @@ void writePlan(Writer& w, const JointGraph& graph, const PartitionResult& r, con
         w.Null();
     for (const auto& [key, value] : extras) {
         w.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
-        if (const auto* d = std::get_if<double>(&value))
-            w.Double(*d);
+        if (std::holds_alternative<std::monostate>(value))
+            w.Null();
+        else if (const auto* d = std::get_if<double>(&value))
+            writeNumberOrNull(w, *d);
         else if (const auto* i = std::get_if<std::int64_t>(&value))
             w.Int64(*i);
         else {
@@ -68,7 +70,8 @@ void writePlan(Writer& w, const JointGraph& graph, const PartitionResult& r, con
     w.EndObject();
 }
 
-std::vector<std::string> nameList(const rapidjson::Value& root, const char* key, const std::string& path, bool required)
+std::vector<std::string> nameList(
+    const rapidjson::Value& root, const char* key, const std::string& path, bool required)
 {
     std::vector<std::string> names;
     const auto it = root.FindMember(key);
@@ -89,7 +92,8 @@ std::vector<std::string> nameList(const rapidjson::Value& root, const char* key,
 
 } // namespace
 
-std::string planToJson(const JointGraph& graph, const PartitionResult& result, const PlanExtras& extras, bool pretty)
+std::string planToJson(
+    const JointGraph& graph, const PartitionResult& result, const PlanExtras& extras, bool pretty)
 {
     rapidjson::StringBuffer buffer;
     if (pretty) {
@@ -106,14 +110,16 @@ std::string planToJson(const JointGraph& graph, const PartitionResult& result, c
 
 PlanFile readPlanFile(const std::string& path)
 {
-    const std::string text = readFileText(path);
+    return readPlanText(readFileText(path), path);
+}
+
+PlanFile readPlanText(const std::string& text, const std::string& path)
+{
+    // Checked first: the DOM below parses and frees recursively, unsafe for deep nesting.
+    if (const auto syntax = findJsonSyntaxError(text))
+        throw Error(path + ":" + *syntax);
     rapidjson::Document doc;
     doc.Parse(text.c_str(), text.size());
-    if (doc.HasParseError()) {
-        const auto where = locateOffset(text, doc.GetErrorOffset());
-        throw Error(path + ":" + std::to_string(where.line) + ":" + std::to_string(where.column)
-                    + ": malformed JSON: " + rapidjson::GetParseError_En(doc.GetParseError()));
-    }
     if (!doc.IsObject())
         throw Error(path + ": a plan must be a JSON object");
     PlanFile plan;

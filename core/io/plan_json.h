@@ -11,13 +11,14 @@
 namespace remat {
 
 /// Extra top-level keys of a plan file ("budget", "peak_bytes", ...), written after the standard ones.
-using PlanExtras = std::map<std::string, std::variant<double, std::int64_t, std::string>>;
+/// std::monostate, and any double that is not finite, is written as null (undefined).
+using PlanExtras = std::map<std::string, std::variant<std::monostate, double, std::int64_t, std::string>>;
 
 /// A partition plan as JSON: {"saved_values", "saved_sym_nodes", "fw_nodes", "bw_nodes",
 /// "recomputed", "banned": {name: reason}, "saved_bytes", "cut_value"} plus `extras`.
 /// Scripts (samples/apply_plan.py) depend on these keys.
 std::string planToJson(const JointGraph& graph, const PartitionResult& result, const PlanExtras& extras = {},
-                       bool pretty = true);
+    bool pretty = true);
 
 /// A plan read back: node names as written (they are resolved against a graph by the caller).
 struct PlanFile {
@@ -30,5 +31,7 @@ struct PlanFile {
 
 /// Throws remat::Error naming the file and what is wrong.
 PlanFile readPlanFile(const std::string& path);
+/// The same for text already read; `path` is only used in messages.
+PlanFile readPlanText(const std::string& text, const std::string& path);
 
 } // namespace remat

@@ -4,6 +4,7 @@
 #include "io/file_text.h"
 #include "io/printed_meta.h"
 #include "io/printed_reader.h"
+#include "io/text_encoding.h"
 
 namespace remat {
 namespace printed {
@@ -358,6 +359,8 @@ void PrintedGraphReader::readReturn(const Expr* value, std::string_view code, in
 
 JointGraph readPrintedGraphText(const std::string& text, const std::string& fileName)
 {
+    if (const auto encoding = findEncodingError(text))
+        throw Error(fileName + ":" + *encoding);
     const auto graph = printed::locateGraph(text);
     if (!graph)
         throw Error(fileName

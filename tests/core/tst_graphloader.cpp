@@ -51,7 +51,7 @@ void TestGraphLoader::sniffsContent_data()
     QTest::addRow("byte order mark") << QStringLiteral("\uFEFF{}") << true;
     QTest::addRow("print_readable") << "class GraphModule(torch.nn.Module):\n" << false;
     QTest::addRow("log") << "I0614 10:22:13.456000 1 x.py:2] TRACED GRAPH\n" << false;
-    QTest::addRow("list") << "[1, 2]" << false;
+    QTest::addRow("list") << "[1, 2]" << true; // the JSON reader then says it is not an object
     QTest::addRow("empty") << "" << false;
 }
 
@@ -95,8 +95,8 @@ void TestGraphLoader::jsonAndPrintedGiveTheSameGraph()
 void TestGraphLoader::oracleGraph()
 {
     const std::string path = REMAT_SHARED_DIR "/oracle/mlp3_relu.json";
-    if (!QFileInfo::exists(QString::fromStdString(path)))
-        QSKIP("the shared oracle folder is not beside the checkout");
+    QVERIFY2(QFileInfo::exists(QString::fromStdString(path)),
+        "the shared folder must be beside the checkout (REMAT_SHARED_DIR): " REMAT_SHARED_DIR);
     const JointGraph g = loadGraphFile(path);
     QCOMPARE(g.size(), std::size_t(49));
     QVERIFY(g.recordedPartition("min_cut"));

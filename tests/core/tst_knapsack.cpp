@@ -6,6 +6,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <limits>
 #include <random>
 
 using namespace remat;
@@ -43,7 +44,8 @@ Instance randomInstance(unsigned seed, std::size_t n)
     std::uniform_int_distribution<int> rt(1, 50);
     Instance instance;
     for (std::size_t i = 0; i < n; ++i) {
-        instance.memory.push_back(seed % 3 == 0 ? std::round(mem(rng) * 20) / 20 : mem(rng)); // some exact ties
+        instance.memory.push_back(
+            seed % 3 == 0 ? std::round(mem(rng) * 20) / 20 : mem(rng)); // some exact ties
         instance.runtime.push_back(rt(rng));
     }
     return instance;
@@ -109,6 +111,20 @@ private slots:
         const std::vector<double> runtime {1};
         const auto r = dpKnapsack(memory, runtime, 0.0);
         QCOMPARE(r.saved, (std::vector<int> {0}));
+    }
+
+    void dpNeverCastsAnUnrepresentableMemory()
+    {
+        // A memory normalised by a tiny max_act - min_act can exceed int64 once scaled, or be inf:
+        // it quantizes to "beyond any table" instead of an undefined cast, and is never saved.
+        constexpr std::int64_t kBeyond = std::int64_t {1} << 62;
+        QCOMPARE(DpKnapsackTable::quantize(1e300), kBeyond);
+        QCOMPARE(DpKnapsackTable::quantize(std::numeric_limits<double>::infinity()), kBeyond);
+        QCOMPARE(DpKnapsackTable::quantize(std::numeric_limits<double>::quiet_NaN()), kBeyond);
+        QCOMPARE(DpKnapsackTable::quantize(-1e300), -kBeyond);
+        const std::vector<double> memory {1e300, 0.5};
+        const std::vector<double> runtime {100, 1};
+        QCOMPARE(dpKnapsack(memory, runtime, 1.0).saved, (std::vector<int> {1}));
     }
 
     void dpTableIsFloat32()
@@ -198,7 +214,8 @@ private slots:
         const std::vector<double> memory {0.2, 0.3, 0.4, 0.1};
         const std::vector<double> runtime {5, 6, 9, 1};
         for (double capacity : {0.3, 0.5, 0.7, 1.0})
-            QCOMPARE(dpKnapsack(memory, runtime, capacity).value, ilpKnapsack(memory, runtime, capacity).value);
+            QCOMPARE(
+                dpKnapsack(memory, runtime, capacity).value, ilpKnapsack(memory, runtime, capacity).value);
     }
 };
 

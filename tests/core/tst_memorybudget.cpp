@@ -17,8 +17,7 @@ using namespace remat;
 namespace {
 
 /// The graph of `path` with meta["memory_budget"] set on the nodes `pick` accepts.
-template <typename Pick>
-JointGraph withBudgets(const std::string& path, Pick pick)
+template <typename Pick> JointGraph withBudgets(const std::string& path, Pick pick)
 {
     QJsonObject root = QJsonDocument::fromJson(QByteArray::fromStdString(readFileText(path))).object();
     QJsonArray nodes = root[QStringLiteral("nodes")].toArray();
@@ -60,7 +59,7 @@ private slots:
     {
         QTest::addColumn<QString>("path");
         for (const char* file : {"mlp3_relu.json", "gelu_ln_mlp.json", "resnet_basic_block.json",
-                                 "transformer_encoder_block.json", "lstm_unrolled8.json", "gpt_n8.json"})
+                 "transformer_encoder_block.json", "lstm_unrolled8.json", "gpt_n8.json"})
             QTest::newRow(file) << QString::fromStdString(testing::oraclePath(file));
         QTest::newRow("manual_ac") << QString::fromStdString(testing::testAcPath("manual_ac.json"));
     }
@@ -78,7 +77,11 @@ private slots:
         QCOMPARE(names(graph, plan.result.recomputed), names(graph, plain.recomputed));
         QCOMPARE(plan.result.cutValue, plain.cutValue);
         QCOMPARE(plan.result.banned.size(), plain.banned.size());
-        QCOMPARE(plan.metrics.memoryRatio, 1.0);
+        // Undefined when the runtime-optimal cut saves no more than the inputs (mlp3_relu).
+        if (session.planner().maxActivationGB() > session.planner().minActivationGB())
+            QCOMPARE(plan.metrics.memoryRatio.value(), 1.0);
+        else
+            QVERIFY(!plan.metrics.memoryRatio);
     }
 
     void stages_data()
@@ -104,9 +107,12 @@ private slots:
     {
         QTest::addColumn<double>("budget");
         QTest::addColumn<QString>("message");
-        QTest::newRow("above 1") << 1.5 << "The valid ranges for memory budget are 0 <= m <= 1. The provided value is 1.5";
-        QTest::newRow("below 0") << -0.25 << "The valid ranges for memory budget are 0 <= m <= 1. The provided value is -0.25";
-        QTest::newRow("integral") << 2.0 << "The valid ranges for memory budget are 0 <= m <= 1. The provided value is 2.0";
+        QTest::newRow("above 1")
+            << 1.5 << "The valid ranges for memory budget are 0 <= m <= 1. The provided value is 1.5";
+        QTest::newRow("below 0")
+            << -0.25 << "The valid ranges for memory budget are 0 <= m <= 1. The provided value is -0.25";
+        QTest::newRow("integral")
+            << 2.0 << "The valid ranges for memory budget are 0 <= m <= 1. The provided value is 2.0";
     }
     void invalidBudgetsGivePyTorchsError()
     {
@@ -139,11 +145,11 @@ private slots:
     {
         int seen = 0;
         const JointGraph graph = withBudgets(testing::testAcPath("matmul_even_chain.json"),
-                                             [&](const QJsonObject& node) -> std::optional<double> {
-                                                 if (!isForwardOp(node))
-                                                     return std::nullopt;
-                                                 return ++seen == 3 ? 0.7 : 0.2;
-                                             });
+            [&](const QJsonObject& node) -> std::optional<double> {
+                if (!isForwardOp(node))
+                    return std::nullopt;
+                return ++seen == 3 ? 0.7 : 0.2;
+            });
         const BudgetSession session(graph, {}, {});
         try {
             (void)session.resolveBudget(1.0);
@@ -157,11 +163,11 @@ private slots:
     {
         int seen = 0;
         const JointGraph graph = withBudgets(testing::testAcPath("matmul_even_chain.json"),
-                                             [&](const QJsonObject& node) -> std::optional<double> {
-                                                 if (!isForwardOp(node) || ++seen > 4)
-                                                     return std::nullopt;
-                                                 return 0.2;
-                                             });
+            [&](const QJsonObject& node) -> std::optional<double> {
+                if (!isForwardOp(node) || ++seen > 4)
+                    return std::nullopt;
+                return 0.2;
+            });
         const BudgetSession session(graph, {}, {});
         try {
             (void)session.resolveBudget(1.0);
@@ -229,7 +235,8 @@ private slots:
         QTest::addColumn<QString>("path");
         QTest::newRow("gpt_n2") << QString::fromStdString(testing::oraclePath("gpt_n2.json"));
         QTest::newRow("lstm") << QString::fromStdString(testing::oraclePath("lstm_unrolled8.json"));
-        QTest::newRow("uneven chain") << QString::fromStdString(testing::testAcPath("matmul_uneven_chain_random.json"));
+        QTest::newRow("uneven chain")
+            << QString::fromStdString(testing::testAcPath("matmul_uneven_chain_random.json"));
     }
     void warmSolvesEqualFreshOnes()
     {

@@ -27,7 +27,6 @@ using namespace remat::ui::test;
 
 namespace {
 
-
 /// Picks "memory budget" in the panel's partitioner combo, as a user would.
 void chooseBudgetPartitioner(MainWindow& w)
 {
@@ -101,7 +100,8 @@ private Q_SLOTS:
         for (const char* text :
             {"knapsack (dp, ", "Memory ratio", "Activations", "Est. runtime", "Simulated peak", "MFLOP"})
             QVERIFY2(summary.contains(QLatin1String(text)), text);
-        QVERIFY(summary.contains(QString::number(outcome->budget->plan->metrics.memoryRatio, 'f', 4)));
+        QVERIFY(
+            summary.contains(QString::number(outcome->budget->plan->metrics.memoryRatio.value(), 'f', 4)));
 
         // The canvas and the tables show the budget plan as any other.
         GraphScene* scene = w.canvas()->scene();

@@ -83,7 +83,8 @@ QString budgetSummaryHtml(const LoadedGraph& graph, const BudgetOutcome& budget)
     rows += row(QObject::tr("Decided by"),
         QStringLiteral("<b>%1</b>").arg(budgetStageText(budget).toHtmlEscaped()),
         budgetStageExplanation(plan.stage));
-    rows += row(QObject::tr("Memory ratio"), QString::number(m.memoryRatio, 'f', 4),
+    rows += row(QObject::tr("Memory ratio"),
+        m.memoryRatio ? QString::number(*m.memoryRatio, 'f', 4) : QObject::tr("undefined"),
         QObject::tr("PyTorch's mem_ratio: saved activations between the inputs-only plan (0) and the "
                     "runtime-optimal min-cut (1)"));
     // The ratio PyTorch reports is not what its knapsack limits: say so when they disagree.

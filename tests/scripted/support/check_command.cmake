@@ -2,7 +2,12 @@
 # Runs one command and checks its exit code and output (cmake -P, so CTest sees both).
 #   -DCOMMAND="exe@@arg@@..." (arguments joined by @@: a ';' would not survive the command line) -DEXPECT_CODE=N [-DEXPECT_STDOUT=regex] [-DEXPECT_STDERR=regex]
 #   [-DSTDERR_ONE_LINE=ON] [-DEXPECT_FILE=path -DEXPECT_FILE_CONTENT=regex]
+#   [-DSTRICT_JSON=ON]: stdout, or EXPECT_FILE when given, must parse as strict JSON (CMake's parser
+#   refuses NaN, Infinity and keys without a value)
 string(REPLACE "@@" ";" command "${COMMAND}")
+if(DEFINED EXPECT_FILE)
+  file(REMOVE "${EXPECT_FILE}") # a file left by an earlier run proves nothing
+endif()
 execute_process(COMMAND ${command} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT code EQUAL EXPECT_CODE)
   message(FATAL_ERROR "exit code ${code}, expected ${EXPECT_CODE}\nstdout:\n${out}\nstderr:\n${err}")
@@ -27,5 +32,15 @@ if(DEFINED EXPECT_FILE)
   file(READ "${EXPECT_FILE}" content)
   if(NOT content MATCHES "${EXPECT_FILE_CONTENT}")
     message(FATAL_ERROR "${EXPECT_FILE} does not match '${EXPECT_FILE_CONTENT}'")
+  endif()
+endif()
+if(STRICT_JSON)
+  set(json "${out}")
+  if(DEFINED EXPECT_FILE)
+    file(READ "${EXPECT_FILE}" json)
+  endif()
+  string(JSON type ERROR_VARIABLE error TYPE "${json}")
+  if(error OR NOT type STREQUAL "OBJECT")
+    message(FATAL_ERROR "not a strict JSON object: ${error}\n${json}")
   endif()
 endif()
