@@ -89,14 +89,14 @@ QString budgetSummaryHtml(const LoadedGraph& graph, const BudgetOutcome& budget)
                     "runtime-optimal min-cut (1)"));
     // The ratio PyTorch reports is not what its knapsack limits: say so when they disagree.
     constexpr double kTolerance = 1e-6;
-    if (m.memoryRatio > plan.budget + kTolerance) {
+    if (m.memoryRatio && *m.memoryRatio > plan.budget + kTolerance) {
         const bool unreachable = plan.stage == BudgetStage::KeepInputs || plan.stage == BudgetStage::MustSaveOnly;
         rows += row(QString(),
             QStringLiteral("<span style='color:#9a6b00'>%1</span>")
                 .arg(unreachable
                         ? QObject::tr("Budget %1 cannot be reached: even the inputs and the values that must be saved "
                                       "take a ratio of %2.")
-                              .arg(budgetText, QString::number(m.memoryRatio, 'f', 4))
+                              .arg(budgetText, QString::number(*m.memoryRatio, 'f', 4))
                         : QObject::tr("The ratio ends above the budget asked for: the knapsack limits the banned "
                                       "nodes it keeps, while the ratio counts every saved value after extraction "
                                       "(<a href='glossary:memory-ratio'>why</a>).")));

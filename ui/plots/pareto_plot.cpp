@@ -338,7 +338,7 @@ QString ParetoPlot::describePoint(int index) const
         "<b>budget %1</b><br>decided by: %2<br>activations %3 (memory ratio %4)<br>simulated peak %5<br>"
         "estimated recompute %6<br>%7 saved, %8 recomputed%9")
         .arg(range, stageText(p.stage).toHtmlEscaped(), formatBytes(p.metrics.activationBytes))
-        .arg(p.metrics.memoryRatio, 0, 'f', 3)
+        .arg(p.metrics.memoryRatio ? QString::number(*p.metrics.memoryRatio, 'f', 3) : tr("undefined"))
         .arg(p.metrics.peakBytes ? formatBytes(*p.metrics.peakBytes) : tr("not simulated"),
             formatRuntime(p.metrics.estimatedRuntime, unit))
         .arg(p.savedCount)
