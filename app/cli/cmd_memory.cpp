@@ -79,6 +79,8 @@ int memoryCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
     const int top = args.integer("--top", 15);
     const BudgetOptions budgetOptions = budgetOptionsFrom(args);
 
+    if (const auto plot = args.value("--plot"))
+        checkPictureType(*plot);
     const JointGraph graph = loadGraphFile(args.positionals()[0]);
     const BudgetSession session(graph, budgetPartitionOptionsFrom(args), budgetOptions);
     BudgetedPlan plan;

@@ -56,6 +56,8 @@ int paretoCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
     options.simulatePeak = !args.flag("--no-peak");
     const BudgetOptions budgetOptions = budgetOptionsFrom(args);
 
+    if (const auto plot = args.value("--plot"))
+        checkPictureType(*plot);
     const JointGraph graph = loadGraphFile(args.positionals()[0]);
     const BudgetSession session(graph, budgetPartitionOptionsFrom(args), budgetOptions);
     const ParetoResult result = sweepPareto(session, options);

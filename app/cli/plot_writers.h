@@ -25,5 +25,8 @@ struct PlotWriters {
 void installPlotWriters(PlotWriters writers);
 /// The installed writers; throws remat::Error when this build has none.
 const PlotWriters& plotWriters();
+/// Throws remat::Error unless `path` names a picture the writers can draw (.png, .svg, .pdf), so
+/// that a command fails before its work rather than after it.
+void checkPictureType(const std::string& path);
 
 } // namespace remat::cli

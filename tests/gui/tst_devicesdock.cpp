@@ -38,9 +38,12 @@ private Q_SLOTS:
         QCOMPARE(state.devicePartitionOf(graph.find("fc2")), 1);
         QCOMPARE(state.devicePartitionOf(graph.find("fc3")), 2);
 
-        // Too small for a node: PyTorch's refusal, the node selected, the colours gone.
-        dock->panel()->setSettings({{1000}, devices::PartitionMode::SizeBased, 10e9, false});
+        // Enough memory in all (5 x 30 000 bytes for 120.4 KiB) but no device holds fc1's 42.5 KiB:
+        // PyTorch's refusal, the node selected, the colours gone.
+        dock->panel()->setSettings(
+            {{30000, 30000, 30000, 30000, 30000}, devices::PartitionMode::SizeBased, 10e9, false});
         QTRY_VERIFY_WITH_TIMEOUT(!state.showingDevices() && !w.selection()->nodes().empty(), kTimeoutMs);
+        QCOMPARE(w.selection()->nodes().front(), graph.find("fc1"));
 
         // Hidden, the canvas is back to decisions.
         dock->panel()->setSettings({{80000, 80000, 80000}, devices::PartitionMode::SizeBased, 10e9, false});

@@ -16,6 +16,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
+#include <qcustomplot.h>
 
 using namespace remat;
 using namespace remat::ui;

@@ -83,7 +83,7 @@ remat_explain_json_test(compare_torch2_recorded_budget_json CODE 0 ARGS compare 
 remat_explain_json_test(compare_torch2_pytorch_newest_json CODE 0 ARGS compare ${TORCH2} min-cut pytorch --rules newest --json
   CHECK "d['b_source'].endswith('recorded min_cut')")
 remat_cli_test(compare_torch2_rules_mismatch CODE 1 ONE_LINE_ERROR ARGS compare ${TORCH2} min-cut pytorch
-  STDERR "records PyTorch 2.14.1\\+debian's decisions, which follow the newest rules, not torch-1.13")
+  STDERR "records PyTorch 2.14.1\\+debian's decisions, which follow the torch-2.14 rules, not torch-1.13")
 remat_cli_test(compare_torch2_no_such_budget CODE 1 ONE_LINE_ERROR ARGS compare ${TORCH2} min-cut pytorch-budget=0.3
   STDERR "no recorded PyTorch decision \"memory_budget_0.3\"")
 remat_cli_test(compare_bad_budget CODE 2 ARGS compare ${MLP} budget=lots min-cut
