@@ -10,33 +10,63 @@ namespace remat {
 
 std::vector<NodeId> autogradBackwardOrder(const WorkGraph& graph, const PartitionResult& result)
 {
-    const JointGraph& joint = graph.graph();
-    const auto& nodes = result.bwNodes;
-    constexpr int kAbsent = -1;
-    std::vector<int> order(joint.size(), kAbsent);
-    for (std::size_t i = 0; i < nodes.size(); ++i)
-        order[static_cast<std::size_t>(nodes[i])] = static_cast<int>(i);
+    return BackwardOrderer(graph).order(result);
+}
 
-    // The backward graph's placeholders: saved values and tangents (joint placeholders).
-    std::vector<char> saved(joint.size(), 0);
+BackwardOrderer::BackwardOrderer(const WorkGraph& graph)
+    : m_graph(&graph)
+    , m_isPlaceholder(graph.graph().size(), 0)
+{
+    const JointGraph& joint = graph.graph();
+    for (std::size_t i = 0; i < joint.size(); ++i) {
+        const auto n = static_cast<NodeId>(i);
+        m_isPlaceholder[i] = joint.node(n).op == NodeOp::Placeholder;
+        if (isTangent(joint, n))
+            m_tangents.push_back(n);
+        if (joint.opOf(n).target == "aten.copy_.default")
+            m_copies.push_back(n);
+    }
+}
+
+std::vector<NodeId> BackwardOrderer::order(const PartitionResult& result) const
+{
+    const WorkGraph& graph = *m_graph;
+    const auto& nodes = result.bwNodes;
+    const std::size_t count = m_isPlaceholder.size();
+    // Scratch reused by each thread. index: position in `nodes`, kAbsent for nodes not in the
+    // backward graph. ready: emitted already, or not in the backward graph (nothing to emit).
+    constexpr int kAbsent = -1;
+    thread_local std::vector<int> index;
+    thread_local std::vector<char> ready;
+    thread_local std::vector<NodeId> pending;
+    thread_local std::vector<NodeId> collected;
+    index.assign(count, kAbsent);
+    ready.assign(count, 1);
+    const auto isReady = [&](NodeId n) { return ready[static_cast<std::size_t>(n)] != 0; };
+
+    // The backward graph's placeholders come first: saved values and tangents (joint placeholders).
+    constexpr char kSaved = 2; // ready as long as it is not in the backward graph
     for (NodeId n : result.savedValues)
-        saved[static_cast<std::size_t>(n)] = 1;
-    std::vector<char> emitted(joint.size(), 0);
+        ready[static_cast<std::size_t>(n)] = kSaved;
     std::vector<NodeId> out;
     out.reserve(nodes.size());
-    for (NodeId n : nodes) {
-        if (saved[static_cast<std::size_t>(n)] || joint.node(n).op == NodeOp::Placeholder) {
-            emitted[static_cast<std::size_t>(n)] = 1;
-            out.push_back(n);
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+        const auto n = static_cast<std::size_t>(nodes[i]);
+        index[n] = static_cast<int>(i);
+        if (ready[n] == kSaved || m_isPlaceholder[n]) {
+            ready[n] = 1;
+            out.push_back(nodes[i]);
+        } else {
+            ready[n] = 0;
         }
     }
 
     int firstBackward = std::numeric_limits<int>::max();
-    for (NodeId n : nodes) {
-        if (!isTangent(joint, n))
+    for (NodeId n : m_tangents) {
+        if (index[static_cast<std::size_t>(n)] == kAbsent)
             continue;
         for (NodeId user : graph.users(n)) {
-            const int o = order[static_cast<std::size_t>(user)];
+            const int o = index[static_cast<std::size_t>(user)];
             if (o != kAbsent && o < firstBackward)
                 firstBackward = o;
         }
@@ -44,42 +74,49 @@ std::vector<NodeId> autogradBackwardOrder(const WorkGraph& graph, const Partitio
     if (firstBackward == std::numeric_limits<int>::max())
         return nodes; // the gradients do not depend on the tangents: unchanged
 
-    std::vector<NodeId> pending;
-    std::vector<NodeId> collected;
-    const auto insert = [&](NodeId start) {
-        if (emitted[static_cast<std::size_t>(start)] || order[static_cast<std::size_t>(start)] == kAbsent)
-            return;
-        // The common case: everything it needs is already there.
-        const auto inputs = graph.inputs(start);
-        if (std::all_of(inputs.begin(), inputs.end(), [&](NodeId i) {
-                return emitted[static_cast<std::size_t>(i)] || order[static_cast<std::size_t>(i)] == kAbsent;
-            })) {
-            emitted[static_cast<std::size_t>(start)] = 1;
-            out.push_back(start);
-            return;
-        }
+    // What `start` needs that is not there yet, then `start`: in their order in the graph.
+    const auto emitWithInputs = [&](NodeId start) {
         pending.assign(1, start);
         collected.clear();
         while (!pending.empty()) {
             const NodeId n = pending.back();
             pending.pop_back();
-            if (emitted[static_cast<std::size_t>(n)] || order[static_cast<std::size_t>(n)] == kAbsent)
+            if (isReady(n))
                 continue;
-            emitted[static_cast<std::size_t>(n)] = 1;
+            ready[static_cast<std::size_t>(n)] = 1;
             collected.push_back(n);
-            for (NodeId input : graph.inputs(n))
-                pending.push_back(input);
+            for (NodeId input : graph.inputs(n)) {
+                if (!isReady(input))
+                    pending.push_back(input);
+            }
         }
         std::sort(collected.begin(), collected.end(), [&](NodeId a, NodeId b) {
-            return order[static_cast<std::size_t>(a)] < order[static_cast<std::size_t>(b)];
+            return index[static_cast<std::size_t>(a)] < index[static_cast<std::size_t>(b)];
         });
         out.insert(out.end(), collected.begin(), collected.end());
     };
-    for (int i = 0; i < firstBackward; ++i) {
-        const NodeId n = nodes[static_cast<std::size_t>(i)];
-        if (joint.opOf(n).target == "aten.copy_.default" && !emitted[static_cast<std::size_t>(n)])
-            insert(n);
+    const auto insert = [&](NodeId start) {
+        if (isReady(start))
+            return;
+        // The common case: everything it needs is already there.
+        const auto inputs = graph.inputs(start);
+        if (std::all_of(inputs.begin(), inputs.end(), isReady)) {
+            ready[static_cast<std::size_t>(start)] = 1;
+            out.push_back(start);
+        } else {
+            emitWithInputs(start);
+        }
+    };
+    // Before the first user of a tangent, only copy_ nodes (and what they need), in their order.
+    std::vector<std::pair<int, NodeId>> early;
+    for (NodeId n : m_copies) {
+        const int i = index[static_cast<std::size_t>(n)];
+        if (i != kAbsent && i < firstBackward)
+            early.emplace_back(i, n);
     }
+    std::sort(early.begin(), early.end());
+    for (const auto& copy : early)
+        insert(copy.second);
     for (std::size_t i = static_cast<std::size_t>(firstBackward); i < nodes.size(); ++i)
         insert(nodes[i]);
     return out;

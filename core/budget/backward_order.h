@@ -15,4 +15,18 @@ namespace remat {
 /// Returns the backward graph's nodes (PartitionResult::bwNodes) in execution order.
 std::vector<NodeId> autogradBackwardOrder(const WorkGraph& graph, const PartitionResult& result);
 
+/// autogradBackwardOrder for many plans of one graph (a memory-budget sweep): what it asks of each
+/// node (placeholder, tangent, copy_) is read once. order() is const and thread-safe.
+class BackwardOrderer {
+public:
+    explicit BackwardOrderer(const WorkGraph& graph);
+    std::vector<NodeId> order(const PartitionResult& result) const;
+
+private:
+    const WorkGraph* m_graph;
+    std::vector<char> m_isPlaceholder; ///< per node
+    std::vector<NodeId> m_tangents;
+    std::vector<NodeId> m_copies; ///< aten.copy_ nodes
+};
+
 } // namespace remat

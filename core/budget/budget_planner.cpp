@@ -36,6 +36,8 @@ struct BudgetPlanner::Shared {
     std::once_flag warmOnce;
     std::unique_ptr<WarmMinCut> warm;
     std::vector<std::int64_t> warmWeights;
+    /// Nodes with a save edge, in graph order, and their in-vertex (SplitNodeNetwork::in).
+    std::vector<std::pair<NodeId, std::size_t>> warmSaveable;
 };
 
 std::string_view stageName(BudgetStage stage)
@@ -67,18 +69,6 @@ std::vector<int> BudgetDecision::solutionKey() const
     return key;
 }
 
-namespace {
-
-double sizeGB(const JointGraph& graph, std::span<const NodeId> nodes)
-{
-    std::int64_t bytes = 0;
-    for (NodeId n : nodes)
-        bytes += partitionerSizeOf(graph.node(n), RuleSet::Newest);
-    return static_cast<double>(bytes) / 1e9;
-}
-
-} // namespace
-
 BudgetPlanner::BudgetPlanner(const PreparedMinCut& prepared, BudgetOptions options)
     : m_prepared(&prepared)
     , m_options(std::move(options))
@@ -87,6 +77,23 @@ BudgetPlanner::BudgetPlanner(const PreparedMinCut& prepared, BudgetOptions optio
 {
     if (prepared.options().rules != RuleSet::Newest)
         throw Error("the memory budget follows the newest rules (torch 1.13 had no budget)");
+    // Every plan's memory ratio sums these: read them from the nodes once.
+    m_bytes.reserve(prepared.joint().size());
+    for (const Node& node : prepared.joint().nodes())
+        m_bytes.push_back(partitionerSizeOf(node, RuleSet::Newest));
+}
+
+std::int64_t BudgetPlanner::bytesOf(NodeId n) const
+{
+    return m_bytes[static_cast<std::size_t>(n)];
+}
+
+double BudgetPlanner::sizeGB(std::span<const NodeId> nodes) const
+{
+    std::int64_t bytes = 0;
+    for (NodeId n : nodes)
+        bytes += bytesOf(n);
+    return static_cast<double>(bytes) / 1e9;
 }
 
 BudgetPlanner::~BudgetPlanner() = default;
@@ -105,8 +112,8 @@ const BudgetPlanner::Shared& BudgetPlanner::optimal() const
     Shared& s = *m_shared;
     std::call_once(s.optimalOnce, [&] {
         s.runtimeOptimal = m_prepared->solve();
-        s.minAct = sizeGB(m_prepared->joint(), m_prepared->classes().inputs);
-        s.maxAct = sizeGB(m_prepared->joint(), s.runtimeOptimal.saved);
+        s.minAct = sizeGB(m_prepared->classes().inputs);
+        s.maxAct = sizeGB(s.runtimeOptimal.saved);
     });
     return s;
 }
@@ -137,7 +144,6 @@ const BudgetPlanner::Shared& BudgetPlanner::knapsackInputs() const
     std::call_once(s.itemsOnce, [&] {
         if (s.maxAct <= s.minAct)
             return; // PyTorch stops before the knapsack: nothing to normalise against
-        const JointGraph& joint = m_prepared->joint();
         const StorageMap storages(m_prepared->graph());
         // Values aliasing an input (a primal, a view of a weight) are never candidates.
         std::vector<std::optional<StorageMap::StorageId>> inputStorages;
@@ -156,12 +162,10 @@ const BudgetPlanner::Shared& BudgetPlanner::knapsackInputs() const
             else
                 candidates.push_back(n);
         }
-        std::stable_sort(candidates.begin(), candidates.end(), [&](NodeId a, NodeId b) {
-            return partitionerSizeOf(joint.node(a), RuleSet::Newest)
-                > partitionerSizeOf(joint.node(b), RuleSet::Newest);
-        });
+        std::stable_sort(candidates.begin(), candidates.end(),
+            [&](NodeId a, NodeId b) { return bytesOf(a) > bytesOf(b); });
         for (NodeId n : candidates) {
-            const std::int64_t bytes = partitionerSizeOf(joint.node(n), RuleSet::Newest);
+            const std::int64_t bytes = bytesOf(n);
             const double memory = (static_cast<double>(bytes) / 1e9) / (s.maxAct - s.minAct);
             s.items.push_back({n, bytes, memory, m_estimator.cost(n)});
             s.memory.push_back(memory);
@@ -189,7 +193,7 @@ std::optional<double> BudgetPlanner::memoryRatio(std::span<const NodeId> saved) 
     const Shared& s = optimal();
     if (!(s.maxAct > s.minAct))
         return std::nullopt;
-    return (sizeGB(m_prepared->joint(), saved) - s.minAct) / (s.maxAct - s.minAct) + 0.0; // no "-0.0"
+    return (sizeGB(saved) - s.minAct) / (s.maxAct - s.minAct) + 0.0; // no "-0.0"
 }
 
 double BudgetPlanner::minActivationGB() const
@@ -274,37 +278,77 @@ void BudgetPlanner::prepareForManySolves() const
         MinCutNetworkBuild build = m_prepared->buildNetwork(aggressiveOptions(false), allItems);
         s.warm = std::make_unique<WarmMinCut>(build.network.flow(), targets);
         s.warmWeights = std::move(build.solution.weights);
+        const WorkGraph& graph = m_prepared->graph();
+        for (NodeId n : graph.order()) {
+            if (s.warmWeights[static_cast<std::size_t>(n)] >= 0)
+                s.warmSaveable.emplace_back(n, static_cast<std::size_t>(2 + 2 * graph.position(n)));
+        }
     });
 }
 
-std::optional<MinCutSolution> BudgetPlanner::solveWarm(const BudgetDecision& decision) const
+std::optional<BudgetPlanner::WarmCut> BudgetPlanner::warmCut(const BudgetDecision& decision) const
 {
     const Shared& s = *m_shared;
     if (!s.warm)
         return std::nullopt;
-    const WorkGraph& graph = m_prepared->graph();
-    std::vector<char> recomputable(m_prepared->joint().size(), 0);
+    std::vector<char> enabled; // an item keeps its ban unless the knapsack let it be recomputed
+    enabled.reserve(s.items.size());
+    // Flags of the knapsack's choice, cleared again right after: a sweep cuts thousands of times.
+    thread_local std::vector<char> recomputable;
+    recomputable.resize(m_prepared->joint().size(), 0);
     for (NodeId n : decision.recomputable)
         recomputable[static_cast<std::size_t>(n)] = 1;
-    std::vector<char> enabled; // an item keeps its ban unless the knapsack let it be recomputed
     for (const auto& item : s.items)
         enabled.push_back(recomputable[static_cast<std::size_t>(item.node)] ? 0 : 1);
+    for (NodeId n : decision.recomputable)
+        recomputable[static_cast<std::size_t>(n)] = 0;
     const auto cut = s.warm->solve(enabled);
     if (!cut.bounded)
         return std::nullopt; // let the full solve explain the infinite path
-    MinCutSolution solution;
-    for (NodeId n : graph.order()) {
-        const auto in = static_cast<std::size_t>(2 + 2 * graph.position(n));
-        if (s.warmWeights[static_cast<std::size_t>(n)] >= 0 && !cut.sinkSide[in] && cut.sinkSide[in + 1])
-            solution.saved.push_back(n);
+    WarmCut result;
+    result.value = cut.value;
+    for (const auto& [node, in] : s.warmSaveable) {
+        if (!cut.sinkSide[in] && cut.sinkSide[in + 1])
+            result.saved.push_back(node);
     }
+    return result;
+}
+
+std::optional<MinCutSolution> BudgetPlanner::solveWarm(const BudgetDecision& decision) const
+{
+    auto cut = warmCut(decision);
+    if (!cut)
+        return std::nullopt;
+    const Shared& s = *m_shared;
+    std::vector<char> recomputable(m_prepared->joint().size(), 0);
+    for (NodeId n : decision.recomputable)
+        recomputable[static_cast<std::size_t>(n)] = 1;
+    MinCutSolution solution;
+    solution.saved = std::move(cut->saved);
     for (const auto& banned : s.aggressive.banned) {
         if (!recomputable[static_cast<std::size_t>(banned.node)])
             solution.banned.push_back(banned);
     }
-    solution.cutValue = cut.value;
+    solution.cutValue = cut->value;
     solution.weights = s.warmWeights;
     return solution;
+}
+
+MinCutSolution BudgetPlanner::solveCold(const BudgetDecision& decision) const
+{
+    std::vector<char> dontBan(m_prepared->joint().size(), 0);
+    for (NodeId n : decision.recomputable)
+        dontBan[static_cast<std::size_t>(n)] = 1;
+    return m_prepared->solve(aggressiveOptions(false), dontBan);
+}
+
+std::vector<NodeId> BudgetPlanner::savedValues(const BudgetDecision& decision) const
+{
+    if (decision.stage != BudgetStage::Knapsack)
+        return solve(decision).saved;
+    if (auto cut = warmCut(decision))
+        return std::move(cut->saved);
+    return solveCold(decision).saved;
 }
 
 MinCutSolution BudgetPlanner::solve(const BudgetDecision& decision) const
@@ -343,10 +387,7 @@ MinCutSolution BudgetPlanner::solve(const BudgetDecision& decision) const
     case BudgetStage::Knapsack: {
         if (auto warm = solveWarm(decision))
             return std::move(*warm);
-        std::vector<char> dontBan(m_prepared->joint().size(), 0);
-        for (NodeId n : decision.recomputable)
-            dontBan[static_cast<std::size_t>(n)] = 1;
-        return m_prepared->solve(aggressiveOptions(false), dontBan);
+        return solveCold(decision);
     }
     }
     return optimal().runtimeOptimal;

@@ -67,6 +67,8 @@ public:
     /// Throws remat::Error with PyTorch's message for a budget outside [0, 1].
     BudgetDecision decide(double budget) const;
     MinCutSolution solve(const BudgetDecision& decision) const;
+    /// solve(decision).saved, without the bans and weights that only explain it (a sweep's need).
+    std::vector<NodeId> savedValues(const BudgetDecision& decision) const;
 
     /// For callers about to solve many knapsack decisions (a sweep): solves the aggressive network
     /// with every item recomputable once, after which each knapsack solve only adds its bans and
@@ -95,12 +97,21 @@ private:
     const Shared& aggressive() const;
     const Shared& knapsackInputs() const;
     MinCutOptions aggressiveOptions(bool keepAllowlist) const;
+    struct WarmCut {
+        std::vector<NodeId> saved;
+        std::int64_t value = 0;
+    };
+    std::optional<WarmCut> warmCut(const BudgetDecision& decision) const;
     std::optional<MinCutSolution> solveWarm(const BudgetDecision& decision) const;
+    MinCutSolution solveCold(const BudgetDecision& decision) const;
+    std::int64_t bytesOf(NodeId n) const;
+    double sizeGB(std::span<const NodeId> nodes) const;
 
     const PreparedMinCut* m_prepared;
     BudgetOptions m_options;
     RuntimeEstimator m_estimator;
     std::unique_ptr<Shared> m_shared;
+    std::vector<std::int64_t> m_bytes; ///< per node: its size under the newest rules
 };
 
 } // namespace remat

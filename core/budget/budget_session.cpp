@@ -67,6 +67,25 @@ BudgetedPlan BudgetSession::evaluate(const BudgetDecision& decision,
     return plan;
 }
 
+PlanOutline BudgetSession::outline(const BudgetDecision& decision, bool simulatePeak) const
+{
+    const std::vector<NodeId> chosen = m_planner.savedValues(decision);
+    PartitionResult result;
+    m_prepared.split(chosen, result);
+    PlanOutline outline;
+    outline.stage = decision.stage;
+    outline.metrics = metrics(result, chosen);
+    outline.recomputedCount = static_cast<int>(result.recomputed.size());
+    if (simulatePeak) {
+        const MemoryProfile memory = m_simulator.run(result, {false, false});
+        outline.metrics.peakBytes = memory.peakBytes;
+        outline.peakNode = memory.peakNode;
+        outline.peakPhase = memory.peakPhase;
+    }
+    outline.saved = std::move(result.savedValues);
+    return outline;
+}
+
 PlanMetrics BudgetSession::metrics(const PartitionResult& result, std::span<const NodeId> chosen) const
 {
     PlanMetrics m;

@@ -32,6 +32,16 @@ struct BudgetedPlan {
     std::optional<MemoryProfile> memory; ///< when asked for
 };
 
+/// What a sweep keeps of a plan.
+struct PlanOutline {
+    BudgetStage stage = BudgetStage::RuntimeOptimal;
+    PlanMetrics metrics;
+    std::vector<NodeId> saved; ///< PartitionResult::savedValues
+    int recomputedCount = 0;
+    NodeId peakNode = kNoNode; ///< with the simulation only
+    Phase peakPhase = Phase::Forward;
+};
+
 /// One graph prepared for memory-budget partitioning (newest rules): DCE, CSE and the tag passes
 /// once, the planner's shared stages once, the storage map once. plan() is const and thread-safe,
 /// so a sweep can call it from several threads.
@@ -58,6 +68,10 @@ public:
     /// The graphs and metrics of a decision already taken (the sweep caches decisions).
     BudgetedPlan evaluate(
         const BudgetDecision& decision, const std::optional<MemorySimulationOptions>& memory) const;
+
+    /// evaluate() without what only explains the plan (bans, weights, tags, notes, the timeline):
+    /// the same saved values and metrics, for a sweep that evaluates thousands of plans.
+    PlanOutline outline(const BudgetDecision& decision, bool simulatePeak) const;
 
     /// Metrics of any plan of this graph (a plan read back from a file, say); `chosen` is the saved
     /// set before extraction dropped unused values (the memory ratio is PyTorch's, on that set).

@@ -48,24 +48,56 @@ enum Role : std::uint8_t {
     SavedRole = 16,    // saved for the backward
 };
 
+/// Per node, what the simulation asks of it (read from the graph once).
+enum NodeKind : std::uint8_t {
+    PlaceholderNode = 1,
+    TangentNode = 2,
+};
+
+/// What one run works in, per storage and per node. Reused by each thread across runs (a sweep
+/// simulates thousands of plans): only the sizes are allocated once.
+struct SimulationState {
+    std::vector<char> live;
+    std::vector<MemoryCategory> category;
+    std::vector<int> last;
+    std::vector<std::uint8_t> role;
+    std::vector<char> recomputed;
+    std::vector<char> savedNode;
+    std::vector<NodeId> forward;
+    std::vector<NodeId> backward;
+    std::vector<StorageId> lastUsed; ///< storages by the step that uses them last (see computeLastUses)
+    std::vector<std::uint32_t> lastUsedEnd;
+};
+
 /// One run over the forward then the backward. With `stopAt` set, it stops right after that step
 /// and leaves the live storages in place, so the tensors alive at the peak can be listed.
 class Simulator {
 public:
     Simulator(const WorkGraph& graph, const StorageMap& storages, const std::vector<std::uint8_t>& roles,
-              const Touches& touches, const PartitionResult& result, const std::vector<NodeId>& backwardOrder)
-        : m_graph(graph)
-        , m_touches(touches)
+        const Touches& touches, const std::vector<std::uint8_t>& nodeKinds, const PartitionResult& result,
+        const std::vector<NodeId>& backwardOrder, SimulationState& state)
+        : m_touches(touches)
         , m_storages(storages)
+        , m_nodeKinds(nodeKinds)
         , m_result(result)
         , m_backwardOrder(backwardOrder)
-        , m_live(storages.storageCount(), 0)
-        , m_category(storages.storageCount(), MemoryCategory::Temporaries)
-        , m_last(storages.storageCount(), -1)
-        , m_role(roles)
-        , m_recomputed(graph.graph().size(), 0)
-        , m_savedNode(graph.graph().size(), 0)
+        , m_live(state.live)
+        , m_category(state.category)
+        , m_last(state.last)
+        , m_role(state.role)
+        , m_recomputed(state.recomputed)
+        , m_savedNode(state.savedNode)
+        , m_forward(state.forward)
+        , m_backward(state.backward)
+        , m_lastUsed(state.lastUsed)
+        , m_lastUsedEnd(state.lastUsedEnd)
     {
+        m_live.assign(storages.storageCount(), 0);
+        m_category.assign(storages.storageCount(), MemoryCategory::Temporaries);
+        m_last.resize(storages.storageCount());
+        m_role = roles;
+        m_recomputed.assign(graph.graph().size(), 0);
+        m_savedNode.assign(graph.graph().size(), 0);
         for (NodeId n : result.savedValues) {
             for (StorageId s : storages.storagesOf(n)) {
                 if (s != StorageMap::kNone)
@@ -81,25 +113,25 @@ public:
     template <typename OnStep>
     void run(int stopAt, OnStep onStep)
     {
-        const JointGraph& joint = m_graph.graph();
         int step = 0;
 
         // Forward: the primals are there before anything runs.
-        std::vector<NodeId> forward;
+        m_forward.clear();
         for (NodeId n : m_result.fwNodes) {
-            if (joint.node(n).op == NodeOp::Placeholder)
+            if (isKind(n, PlaceholderNode))
                 allocateAll(n, MemoryCategory::Inputs);
             else
-                forward.push_back(n);
+                m_forward.push_back(n);
         }
-        computeLastUses(forward);
-        for (NodeId n : forward) {
+        computeLastUses(m_forward);
+        for (std::size_t t = 0; t < m_forward.size(); ++t) {
+            const NodeId n = m_forward[t];
             for (StorageId s : m_storages.allocatedBy(n))
                 allocate(s, forwardCategory(s));
             onStep(Phase::Forward, n, step);
             if (step++ == stopAt)
                 return;
-            release(n, [&](StorageId s) { return !keptAfterForward(s); });
+            release(t, [&](StorageId s) { return !keptAfterForward(s); });
         }
 
         // Backward: saved values, forward outputs and inputs carry over; the tangents arrive.
@@ -107,26 +139,27 @@ public:
             if (m_live[s])
                 m_category[s] = forwardCategory(static_cast<StorageId>(s));
         }
-        std::vector<NodeId> backward;
+        m_backward.clear();
         for (NodeId n : m_backwardOrder) {
-            if (isTangent(joint, n))
+            if (isKind(n, TangentNode))
                 allocateAll(n, MemoryCategory::Gradients);
-            else if (joint.node(n).op != NodeOp::Placeholder && !isSavedNode(n))
-                backward.push_back(n);
+            else if (!isKind(n, PlaceholderNode) && !isSavedNode(n))
+                m_backward.push_back(n);
         }
-        computeLastUses(backward);
+        computeLastUses(m_backward);
         // Saved storages the backward never reads are released at once.
         for (std::size_t s = 0; s < m_live.size(); ++s) {
             if (m_live[s] && m_last[s] < 0 && !keptInBackward(static_cast<StorageId>(s)))
                 free(static_cast<StorageId>(s));
         }
-        for (NodeId n : backward) {
+        for (std::size_t t = 0; t < m_backward.size(); ++t) {
+            const NodeId n = m_backward[t];
             for (StorageId s : m_storages.allocatedBy(n))
                 allocate(s, backwardCategory(s, n));
             onStep(Phase::Backward, n, step);
             if (step++ == stopAt)
                 return;
-            release(n, [&](StorageId s) { return !keptInBackward(s); });
+            release(t, [&](StorageId s) { return !keptInBackward(s); });
         }
     }
 
@@ -147,6 +180,10 @@ public:
     }
 
 private:
+    bool isKind(NodeId n, NodeKind kind) const
+    {
+        return (m_nodeKinds[static_cast<std::size_t>(n)] & kind) != 0;
+    }
     bool isSavedNode(NodeId n) const { return m_savedNode[static_cast<std::size_t>(n)] != 0; }
     bool has(StorageId s, Role role) const { return (m_role[static_cast<std::size_t>(s)] & role) != 0; }
     bool keptAfterForward(StorageId s) const { return has(s, Input) || has(s, SavedRole) || has(s, ForwardOutput); }
@@ -201,45 +238,50 @@ private:
     }
 
     /// Last step (index into `nodes`) at which each storage is produced or read; -1 if never.
+    /// Read backwards: the first time a storage is met is its last use. The storages are listed
+    /// by that step too, so that each step frees its own without looking at the others.
     void computeLastUses(const std::vector<NodeId>& nodes)
     {
         std::fill(m_last.begin(), m_last.end(), -1);
-        m_stepOf.assign(m_graph.graph().size(), -1);
-        for (std::size_t t = 0; t < nodes.size(); ++t) {
-            const int step = static_cast<int>(t);
-            m_stepOf[static_cast<std::size_t>(nodes[t])] = step;
-            touch(nodes[t], [&](StorageId s) { m_last[static_cast<std::size_t>(s)] = step; });
+        m_lastUsed.clear();
+        m_lastUsedEnd.resize(nodes.size() + 1);
+        m_lastUsedEnd[nodes.size()] = 0;
+        for (std::size_t t = nodes.size(); t-- > 0;) {
+            const auto i = static_cast<std::size_t>(nodes[t]);
+            for (auto k = m_touches.offsets[i]; k < m_touches.offsets[i + 1]; ++k) {
+                const StorageId s = m_touches.storages[k];
+                if (m_last[static_cast<std::size_t>(s)] < 0) {
+                    m_last[static_cast<std::size_t>(s)] = static_cast<int>(t);
+                    m_lastUsed.push_back(s);
+                }
+            }
+            m_lastUsedEnd[t] = static_cast<std::uint32_t>(m_lastUsed.size());
         }
     }
-    template <typename Visit>
-    void touch(NodeId n, Visit visit) const
+    /// Frees what step `step` used last, unless `mayFree` keeps it.
+    template <typename MayFree> void release(std::size_t step, MayFree mayFree)
     {
-        const auto i = static_cast<std::size_t>(n);
-        for (auto k = m_touches.offsets[i]; k < m_touches.offsets[i + 1]; ++k)
-            visit(m_touches.storages[k]);
-    }
-    template <typename MayFree>
-    void release(NodeId n, MayFree mayFree)
-    {
-        const int step = m_stepOf[static_cast<std::size_t>(n)];
-        touch(n, [&](StorageId s) {
-            if (m_last[static_cast<std::size_t>(s)] == step && mayFree(s))
-                free(s);
-        });
+        for (auto k = m_lastUsedEnd[step + 1]; k < m_lastUsedEnd[step]; ++k) {
+            if (mayFree(m_lastUsed[k]))
+                free(m_lastUsed[k]);
+        }
     }
 
-    const WorkGraph& m_graph;
     const Touches& m_touches;
     const StorageMap& m_storages;
+    const std::vector<std::uint8_t>& m_nodeKinds;
     const PartitionResult& m_result;
     const std::vector<NodeId>& m_backwardOrder;
-    std::vector<char> m_live;
-    std::vector<MemoryCategory> m_category;
-    std::vector<int> m_last;
-    std::vector<int> m_stepOf;
-    std::vector<std::uint8_t> m_role;
-    std::vector<char> m_recomputed;
-    std::vector<char> m_savedNode;
+    std::vector<char>& m_live;
+    std::vector<MemoryCategory>& m_category;
+    std::vector<int>& m_last;
+    std::vector<std::uint8_t>& m_role;
+    std::vector<char>& m_recomputed;
+    std::vector<char>& m_savedNode;
+    std::vector<NodeId>& m_forward;
+    std::vector<NodeId>& m_backward;
+    std::vector<StorageId>& m_lastUsed;
+    std::vector<std::uint32_t>& m_lastUsedEnd;
     std::array<std::int64_t, kMemoryCategoryCount> m_bytes {};
     std::int64_t m_total = 0; // the sum of m_bytes, kept as it changes: the peak is read every step
 };
@@ -250,7 +292,16 @@ MemorySimulator::MemorySimulator(const WorkGraph& graph, const StorageMap& stora
     : m_graph(&graph)
     , m_storages(&storages)
     , m_roles(storages.storageCount(), 0)
+    , m_nodeKinds(graph.graph().size(), 0)
+    , m_backwardOrderer(graph)
 {
+    for (std::size_t i = 0; i < m_nodeKinds.size(); ++i) {
+        const auto n = static_cast<NodeId>(i);
+        if (graph.graph().node(n).op == NodeOp::Placeholder)
+            m_nodeKinds[i] |= PlaceholderNode;
+        if (isTangent(graph.graph(), n))
+            m_nodeKinds[i] |= TangentNode;
+    }
     const auto mark = [&](NodeId n, std::uint8_t role) {
         if (n == kNoNode)
             return;
@@ -297,9 +348,11 @@ MemorySimulator::MemorySimulator(const WorkGraph& graph, const StorageMap& stora
 MemoryProfile MemorySimulator::run(const PartitionResult& result, const MemorySimulationOptions& options) const
 {
     MemoryProfile profile;
-    profile.backwardOrder = autogradBackwardOrder(*m_graph, result);
+    profile.backwardOrder = m_backwardOrderer.order(result);
     {
-        Simulator simulator(*m_graph, *m_storages, m_roles, m_touches, result, profile.backwardOrder);
+        thread_local SimulationState state;
+        Simulator simulator(
+            *m_graph, *m_storages, m_roles, m_touches, m_nodeKinds, result, profile.backwardOrder, state);
         simulator.run(-1, [&](Phase phase, NodeId node, int step) {
             const std::int64_t total = simulator.totalBytes();
             if (total > profile.peakBytes || profile.peakStep < 0) {
@@ -321,13 +374,14 @@ MemoryProfile MemorySimulator::run(const PartitionResult& result, const MemorySi
 
 std::vector<LiveTensor> MemorySimulator::liveAt(const PartitionResult& result, int step) const
 {
-    return liveAt(result, autogradBackwardOrder(*m_graph, result), step);
+    return liveAt(result, m_backwardOrderer.order(result), step);
 }
 
 std::vector<LiveTensor> MemorySimulator::liveAt(const PartitionResult& result, const std::vector<NodeId>& backwardOrder,
                                                 int step) const
 {
-    Simulator replay(*m_graph, *m_storages, m_roles, m_touches, result, backwardOrder);
+    thread_local SimulationState state;
+    Simulator replay(*m_graph, *m_storages, m_roles, m_touches, m_nodeKinds, result, backwardOrder, state);
     replay.run(step, [](Phase, NodeId, int) {});
     return replay.liveTensors();
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "budget/backward_order.h"
 #include "budget/storage_aliasing.h"
 #include "partition/partition_result.h"
 
@@ -79,6 +80,8 @@ private:
     const StorageMap* m_storages;
     std::vector<std::uint8_t> m_roles; ///< per storage
     Touches m_touches;
+    std::vector<std::uint8_t> m_nodeKinds; ///< per node: placeholder, tangent
+    BackwardOrderer m_backwardOrderer;
 };
 
 /// Runs the plan's forward, then its backward in the order PyTorch executes it, tracking every

@@ -5,16 +5,18 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <numeric>
+#include <optional>
 
 namespace remat {
 namespace {
 
-/// One distinct plan, computed by whichever thread asks first.
+/// One distinct plan, worked out by the thread that meets it first.
 struct PlanEntry {
-    std::once_flag once;
     int id = 0;
     ParetoPoint summary;
 };
@@ -53,27 +55,27 @@ public:
             evaluate(batch);
             report(start);
         }
-        return collect(start);
+        return collect(start, segments(true));
     }
 
 private:
-    ParetoResult collect(std::chrono::steady_clock::time_point start) const
+    ParetoResult collect(std::chrono::steady_clock::time_point start, std::vector<ParetoPoint> points) const
     {
         ParetoResult result;
         result.runtimeUnit = std::string(m_session.planner().estimator().unit());
         result.cancelled = cancelled();
         result.budgetsEvaluated = static_cast<int>(m_samples.size());
         result.distinctPlans = static_cast<int>(m_entries.size());
-        result.points = segments();
+        result.points = std::move(points);
         markFrontier(result.points);
         result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         return result;
     }
 
-    void report(std::chrono::steady_clock::time_point start) const
+    void report(std::chrono::steady_clock::time_point start)
     {
         if (m_options.snapshot)
-            m_options.snapshot(collect(start));
+            m_options.snapshot(collect(start, segments(false)));
     }
 
     bool cancelled() const { return m_options.cancel && m_options.cancel->load(); }
@@ -98,6 +100,7 @@ private:
     {
         BudgetDecision decision = m_session.planner().decide(budget);
         std::shared_ptr<PlanEntry> entry;
+        bool first = false;
         {
             const std::lock_guard lock(m_mutex);
             auto& slot = m_entries[decision.solutionKey()];
@@ -105,10 +108,13 @@ private:
                 slot = std::make_shared<PlanEntry>();
                 slot->id = static_cast<int>(m_byId.size());
                 m_byId.push_back(slot);
+                first = true;
             }
             entry = slot;
         }
-        std::call_once(entry->once, [&] { entry->summary = summarize(decision); });
+        // The others do not wait for it: summaries are read once the round is over.
+        if (first)
+            entry->summary = summarize(decision);
         const std::lock_guard lock(m_mutex);
         ++m_evaluated;
         if (m_options.progress)
@@ -118,20 +124,15 @@ private:
 
     ParetoPoint summarize(const BudgetDecision& decision) const
     {
-        std::optional<MemorySimulationOptions> memory;
-        if (m_options.simulatePeak)
-            memory = MemorySimulationOptions {false, false};
-        const BudgetedPlan plan = m_session.evaluate(decision, memory);
+        PlanOutline plan = m_session.outline(decision, m_options.simulatePeak);
         ParetoPoint point;
         point.stage = plan.stage;
         point.metrics = plan.metrics;
-        point.savedCount = static_cast<int>(plan.result.savedValues.size());
-        point.recomputedCount = static_cast<int>(plan.result.recomputed.size());
-        point.saved = plan.result.savedValues;
-        if (plan.memory) {
-            point.peakNode = plan.memory->peakNode;
-            point.peakPhase = plan.memory->peakPhase;
-        }
+        point.savedCount = static_cast<int>(plan.saved.size());
+        point.recomputedCount = plan.recomputedCount;
+        point.saved = std::move(plan.saved);
+        point.peakNode = plan.peakNode;
+        point.peakPhase = plan.peakPhase;
         return point;
     }
 
@@ -151,14 +152,26 @@ private:
         return out;
     }
 
-    /// Runs of equal plans along the sorted budgets, one point each.
-    std::vector<ParetoPoint> segments() const
+    /// Runs of equal plans along the sorted budgets, one point each. `final`: the sweep is over,
+    /// so each plan's summary moves into its last run's point instead of being copied.
+    std::vector<ParetoPoint> segments(bool final)
     {
-        std::vector<ParetoPoint> points;
+        std::vector<int> runsLeft(final ? m_byId.size() : 0, 0);
         int current = -1;
         for (const auto& [budget, id] : m_samples) {
+            if (final && id != current)
+                ++runsLeft[static_cast<std::size_t>(id)];
+            current = id;
+        }
+        std::vector<ParetoPoint> points;
+        current = -1;
+        for (const auto& [budget, id] : m_samples) {
             if (id != current) {
-                points.push_back(m_byId[static_cast<std::size_t>(id)]->summary);
+                ParetoPoint& summary = m_byId[static_cast<std::size_t>(id)]->summary;
+                if (final && --runsLeft[static_cast<std::size_t>(id)] == 0)
+                    points.push_back(std::move(summary));
+                else
+                    points.push_back(summary);
                 points.back().budget = budget;
                 current = id;
             }
@@ -180,15 +193,48 @@ private:
 
 } // namespace
 
+namespace {
+
+bool dominates(const PlanMetrics& a, const PlanMetrics& b)
+{
+    return a.activationBytes <= b.activationBytes && a.estimatedRuntime <= b.estimatedRuntime
+        && (a.activationBytes < b.activationBytes || a.estimatedRuntime < b.estimatedRuntime);
+}
+
+} // namespace
+
 void markFrontier(std::vector<ParetoPoint>& points)
 {
-    for (auto& p : points) {
-        p.onFrontier = std::none_of(points.begin(), points.end(), [&](const ParetoPoint& q) {
-            const auto& a = q.metrics;
-            const auto& b = p.metrics;
-            return a.activationBytes <= b.activationBytes && a.estimatedRuntime <= b.estimatedRuntime
-                && (a.activationBytes < b.activationBytes || a.estimatedRuntime < b.estimatedRuntime);
-        });
+    const bool nan = std::any_of(points.begin(), points.end(),
+        [](const ParetoPoint& p) { return std::isnan(p.metrics.estimatedRuntime); });
+    if (nan) { // unordered: compare every pair
+        for (auto& p : points) {
+            const auto dominatesP = [&](const ParetoPoint& q) { return dominates(q.metrics, p.metrics); };
+            p.onFrontier = std::none_of(points.begin(), points.end(), dominatesP);
+        }
+        return;
+    }
+    // By bytes, then runtime: a point is dominated by a smaller one that is no slower, or by an
+    // equal one that is faster. Snapshots mark thousands of points each round.
+    std::vector<std::size_t> order(points.size());
+    std::iota(order.begin(), order.end(), std::size_t {0});
+    const auto metrics = [&](std::size_t i) -> const PlanMetrics& { return points[i].metrics; };
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return std::pair(metrics(a).activationBytes, metrics(a).estimatedRuntime)
+            < std::pair(metrics(b).activationBytes, metrics(b).estimatedRuntime);
+    });
+    std::optional<double> fastestSmaller;
+    for (std::size_t first = 0; first < order.size();) {
+        const std::int64_t bytes = metrics(order[first]).activationBytes;
+        const double fastest = metrics(order[first]).estimatedRuntime;
+        std::size_t end = first;
+        for (; end < order.size() && metrics(order[end]).activationBytes == bytes; ++end) {
+            const double runtime = metrics(order[end]).estimatedRuntime;
+            const bool dominated = (fastestSmaller && *fastestSmaller <= runtime) || fastest < runtime;
+            points[order[end]].onFrontier = !dominated;
+        }
+        fastestSmaller = fastestSmaller ? std::min(*fastestSmaller, fastest) : fastest;
+        first = end;
     }
 }
 

@@ -49,59 +49,79 @@ WarmMinCut::WarmMinCut(const FlowNetwork& network, std::span<const int> sourceTa
         placed[i] = fill[static_cast<std::size_t>(arcs[i].from)]++;
     m_to.resize(arcs.size());
     m_reverse.resize(arcs.size());
-    m_baseResidual.resize(arcs.size());
+    m_base.residual.resize(arcs.size());
     for (std::size_t i = 0; i < arcs.size(); ++i) {
         m_to[placed[i]] = arcs[i].to;
         m_reverse[placed[i]] = placed[i ^ 1];
-        m_baseResidual[placed[i]] = arcs[i].capacity;
+        m_base.residual[placed[i]] = arcs[i].capacity;
     }
     const std::size_t firstExtra = 2 * network.edges().size();
     for (std::size_t k = 0; k < sourceTargets.size(); ++k)
         m_sourceArc.push_back(placed[firstExtra + 2 * k]);
 
-    m_baseFlow = augment(m_baseResidual, 0);
-    m_baseBounded = m_baseFlow < m_infinity;
+    std::vector<std::uint32_t> sourceArcs; // the extra ones have no capacity yet
+    for (auto a = m_head[FlowNetwork::kSource]; a < m_head[FlowNetwork::kSource + 1]; ++a)
+        sourceArcs.push_back(a);
+    m_base.enabled.assign(sourceTargets.size(), 0);
+    m_base.reached.assign(vertices, 0);
+    m_base.value = augment(m_base.residual, m_base.reached, sourceArcs, 0);
+    m_baseBounded = m_base.value < m_infinity;
 }
 
 /// Dinic's algorithm from the current residual: level graphs by BFS (stopping at the sink's
-/// level), blocking flows by an iterative depth-first search. Returns the total flow, `already`
-/// included; stops as soon as it reaches infinity (an infinite path exists).
-WarmMinCut::Capacity WarmMinCut::augment(std::vector<Capacity>& residual, Capacity already) const
+/// level), blocking flows by an iterative depth-first search. From the source, only `sourceArcs`
+/// are followed, and vertices `reached` are skipped (see Flow). Returns the total flow, `already`
+/// included; stops as soon as it reaches infinity (an infinite path exists). Otherwise the last
+/// search, which no longer reaches the sink, found what the source newly reaches: it joins `reached`.
+WarmMinCut::Capacity WarmMinCut::augment(std::vector<Capacity>& residual, std::vector<char>& reached,
+    std::span<const std::uint32_t> sourceArcs, Capacity already) const
 {
     const auto vertices = static_cast<std::size_t>(m_vertices);
-    const auto sink = static_cast<std::size_t>(FlowNetwork::kSink);
-    // Scratch space, reused by each thread across solves (a sweep runs thousands of them).
+    constexpr auto source = static_cast<std::size_t>(FlowNetwork::kSource);
+    constexpr auto sink = static_cast<std::size_t>(FlowNetwork::kSink);
+    // Scratch space, reused by each thread across solves (a sweep runs thousands of them). Only
+    // the vertices a phase reaches (its queue) get a level, and only they are reset.
     thread_local std::vector<int> level;
     thread_local std::vector<std::uint32_t> next;
     thread_local std::vector<int> queue;
     thread_local std::vector<std::uint32_t> path; // arcs from the source
-    level.resize(vertices);
+    level.assign(vertices, -1);
     next.resize(vertices);
     queue.resize(vertices);
     Capacity total = already;
+    std::size_t write = 0;
     while (total < m_infinity) {
-        std::fill(level.begin(), level.end(), -1);
-        level[FlowNetwork::kSource] = 0;
-        std::size_t read = 0, write = 0;
+        for (std::size_t k = 0; k < write; ++k)
+            level[static_cast<std::size_t>(queue[k])] = -1;
+        level[source] = 0;
+        std::size_t read = 0;
+        write = 0;
         queue[write++] = FlowNetwork::kSource;
         while (read < write) {
             const auto v = static_cast<std::size_t>(queue[read++]);
             if (level[sink] >= 0 && level[v] >= level[sink])
                 break; // deeper vertices cannot be on a shortest path
-            for (auto a = m_head[v]; a < m_head[v + 1]; ++a) {
+            const auto visit = [&](std::uint32_t a) {
                 const auto w = static_cast<std::size_t>(m_to[a]);
-                if (residual[a] > 0 && level[w] < 0) {
+                if (residual[a] > 0 && level[w] < 0 && !reached[w]) {
                     level[w] = level[v] + 1;
+                    next[w] = m_head[w];
                     queue[write++] = m_to[a];
                 }
+            };
+            if (v == source) {
+                for (auto a : sourceArcs)
+                    visit(a);
+            } else {
+                for (auto a = m_head[v]; a < m_head[v + 1]; ++a)
+                    visit(a);
             }
         }
         if (level[sink] < 0)
             break;
-        for (std::size_t v = 0; v < vertices; ++v)
-            next[v] = m_head[v];
         // Blocking flow: advance along level-increasing arcs, retreat from dead ends.
-        std::size_t v = FlowNetwork::kSource;
+        std::size_t nextSourceArc = 0;
+        std::size_t v = source;
         path.clear();
         while (total < m_infinity) {
             if (v == sink) {
@@ -114,18 +134,30 @@ WarmMinCut::Capacity WarmMinCut::augment(std::vector<Capacity>& residual, Capaci
                 }
                 total += bottleneck;
                 path.clear();
-                v = FlowNetwork::kSource;
+                v = source;
                 continue;
             }
             bool advanced = false;
-            for (; next[v] < m_head[v + 1]; ++next[v]) {
-                const auto a = next[v];
-                const auto w = static_cast<std::size_t>(m_to[a]);
-                if (residual[a] > 0 && level[w] == level[v] + 1) {
-                    path.push_back(a);
-                    v = w;
-                    advanced = true;
-                    break;
+            if (v == source) {
+                for (; nextSourceArc < sourceArcs.size(); ++nextSourceArc) {
+                    const auto a = sourceArcs[nextSourceArc];
+                    if (residual[a] > 0 && level[static_cast<std::size_t>(m_to[a])] == 1) {
+                        path.push_back(a);
+                        v = static_cast<std::size_t>(m_to[a]);
+                        advanced = true;
+                        break;
+                    }
+                }
+            } else {
+                for (; next[v] < m_head[v + 1]; ++next[v]) {
+                    const auto a = next[v];
+                    const auto w = static_cast<std::size_t>(m_to[a]);
+                    if (residual[a] > 0 && level[w] == level[v] + 1) {
+                        path.push_back(a);
+                        v = w;
+                        advanced = true;
+                        break;
+                    }
                 }
             }
             if (advanced)
@@ -136,8 +168,15 @@ WarmMinCut::Capacity WarmMinCut::augment(std::vector<Capacity>& residual, Capaci
             const auto a = path.back();
             path.pop_back();
             v = static_cast<std::size_t>(m_to[m_reverse[a]]);
-            ++next[v];
+            if (v == source)
+                ++nextSourceArc;
+            else
+                ++next[v];
         }
+    }
+    if (total < m_infinity) { // the last search missed the sink: all it found is the source's now
+        for (std::size_t k = 1; k < write; ++k)
+            reached[static_cast<std::size_t>(queue[k])] = 1;
     }
     return total;
 }
@@ -181,18 +220,24 @@ WarmMinCut::Cut WarmMinCut::solve(std::span<const char> enabled) const
     }
     // Adding capacity keeps a flow feasible: resume from the closest kept flow, or the base one.
     const auto from = closestFlow(enabled);
+    const Flow& start = from ? *from : m_base;
     auto flow = std::make_shared<Flow>();
     flow->enabled.assign(m_sourceArc.size(), 0);
-    flow->residual = from ? from->residual : m_baseResidual;
+    flow->residual = start.residual;
+    flow->reached = start.reached;
+    thread_local std::vector<std::uint32_t> added; // new source edges: the only start of a new path
+    added.clear();
     for (std::size_t k = 0; k < m_sourceArc.size(); ++k) {
         if (k >= enabled.size() || !enabled[k])
             continue;
         flow->enabled[k] = 1;
-        if (!from || !from->enabled[k])
+        if (!start.enabled[k]) {
             flow->residual[m_sourceArc[k]] = m_infinity; // no flow on it yet
+            added.push_back(m_sourceArc[k]);
+        }
     }
     auto& residual = flow->residual;
-    cut.value = augment(residual, from ? from->value : m_baseFlow);
+    cut.value = augment(residual, flow->reached, added, start.value);
     if (cut.value >= m_infinity) {
         cut.bounded = false;
         return cut;
@@ -200,7 +245,8 @@ WarmMinCut::Cut WarmMinCut::solve(std::span<const char> enabled) const
     // Sink side: vertices that still reach the sink through arcs with residual capacity.
     const auto vertices = static_cast<std::size_t>(m_vertices);
     cut.sinkSide.assign(vertices, 0);
-    std::vector<int> stack {FlowNetwork::kSink};
+    thread_local std::vector<int> stack;
+    stack.assign(1, FlowNetwork::kSink);
     cut.sinkSide[FlowNetwork::kSink] = 1;
     while (!stack.empty()) {
         const auto v = static_cast<std::size_t>(stack.back());

@@ -3,19 +3,23 @@
 
 #include "graph/error.h"
 
+#include <algorithm>
+
 namespace remat {
 
-std::vector<std::uint8_t> availability(const WorkGraph& graph, std::span<const NodeId> inputs,
-                                       const ExtractionRules& rules)
+Extractor::Extractor(const WorkGraph& graph, const ExtractionRules& rules)
+    : m_graph(&graph)
+    , m_graphName(rules.graphName)
+    , m_kind(graph.graph().size(), kUnavailable)
+    , m_impure(graph.graph().size(), 0)
 {
     const JointGraph& joint = graph.graph();
-    std::vector<std::uint8_t> state(joint.size(), 0);
-    for (NodeId n : inputs)
-        state[static_cast<std::size_t>(n)] = kInputNode | kAvailableNode;
     for (NodeId n : graph.order()) {
         const auto i = static_cast<std::size_t>(n);
-        if (state[i] & kInputNode)
-            continue;
+        if (rules.impure && (*rules.impure)[i]) {
+            m_impure[i] = 1;
+            m_impureNodes.push_back(n);
+        }
         if (rules.forbidden && (*rules.forbidden)[i])
             continue;
         switch (joint.node(n).op) {
@@ -23,91 +27,127 @@ std::vector<std::uint8_t> availability(const WorkGraph& graph, std::span<const N
         case NodeOp::Output:
             break;
         case NodeOp::GetAttr:
-            state[i] |= kAvailableNode;
+            m_kind[i] = kAlwaysAvailable;
+            break;
+        default:
+            m_kind[i] = kIfInputsAre;
+        }
+    }
+}
+
+void Extractor::availability(std::span<const NodeId> inputs, std::vector<std::uint8_t>& state) const
+{
+    state.assign(m_kind.size(), 0);
+    for (NodeId n : inputs)
+        state[static_cast<std::size_t>(n)] = kInputNode | kAvailableNode;
+    for (NodeId n : m_graph->order()) {
+        const auto i = static_cast<std::size_t>(n);
+        if (state[i] != 0)
+            continue; // an input: nothing else is set before its turn
+        switch (m_kind[i]) {
+        case kUnavailable:
+            break;
+        case kAlwaysAvailable:
+            state[i] = kAvailableNode;
             break;
         default: {
-            bool ok = true;
-            for (NodeId input : graph.inputs(n)) {
-                if (!(state[static_cast<std::size_t>(input)] & kAvailableNode)) {
-                    ok = false;
-                    break;
-                }
-            }
-            if (ok)
-                state[i] |= kAvailableNode;
+            const auto nodeInputs = m_graph->inputs(n);
+            if (std::all_of(nodeInputs.begin(), nodeInputs.end(), [&](NodeId input) {
+                    return (state[static_cast<std::size_t>(input)] & kAvailableNode) != 0;
+                }))
+                state[i] = kAvailableNode;
         }
         }
     }
+}
+
+void Extractor::extract(std::span<const std::uint8_t> available, std::span<const NodeId> inputs,
+    std::span<const NodeId> outputs, ExtractedGraph& out) const
+{
+    const WorkGraph& graph = *m_graph;
+    const auto isInput = [&](NodeId n) { return (available[static_cast<std::size_t>(n)] & kInputNode) != 0; };
+    const auto isAvailable = [&](NodeId n) { return (available[static_cast<std::size_t>(n)] & kAvailableNode) != 0; };
+    for (NodeId o : outputs) {
+        if (o != kNoNode && !isAvailable(o))
+            throw Error("the " + m_graphName + " graph must output '" + graph.node(o).name
+                + "', but it cannot be computed from that graph's inputs");
+    }
+    // What the outputs and the impure nodes need, in one sweep against graph order: a node's
+    // inputs come before it, so all its users have been seen when the sweep reaches it.
+    out.contains.assign(m_kind.size(), 0);
+    auto& keep = out.contains;
+    int last = -1;
+    for (NodeId o : outputs) {
+        if (o != kNoNode) {
+            keep[static_cast<std::size_t>(o)] = 1;
+            last = std::max(last, graph.position(o));
+        }
+    }
+    for (NodeId n : m_impureNodes) {
+        if (isAvailable(n) && !isInput(n))
+            last = std::max(last, graph.position(n));
+    }
+    thread_local std::vector<NodeId> computed; // kept non-inputs, in reverse graph order
+    computed.clear();
+    const auto& order = graph.order();
+    for (int p = last; p >= 0; --p) {
+        const NodeId n = order[static_cast<std::size_t>(p)];
+        const auto i = static_cast<std::size_t>(n);
+        if (isInput(n))
+            continue;
+        if (!keep[i]) {
+            if (!m_impure[i] || !isAvailable(n))
+                continue;
+            keep[i] = 1;
+        }
+        computed.push_back(n);
+        for (NodeId input : graph.inputs(n))
+            keep[static_cast<std::size_t>(input)] = 1;
+    }
+
+    // keep now says which inputs are used; it becomes `contains` (2 marks an input already listed).
+    out.nodes.clear();
+    out.unusedInputs.clear();
+    out.nodes.reserve(inputs.size() + computed.size());
+    for (NodeId n : inputs) {
+        const auto i = static_cast<std::size_t>(n);
+        if (keep[i] == 2)
+            continue; // an input listed twice is one placeholder
+        out.nodes.push_back(n);
+        if (!keep[i])
+            out.unusedInputs.push_back(n);
+        keep[i] = 2;
+    }
+    for (NodeId n : inputs)
+        keep[static_cast<std::size_t>(n)] = 1;
+    out.nodes.insert(out.nodes.end(), computed.rbegin(), computed.rend());
+}
+
+std::vector<std::uint8_t> availability(
+    const WorkGraph& graph, std::span<const NodeId> inputs, const ExtractionRules& rules)
+{
+    std::vector<std::uint8_t> state;
+    Extractor(graph, rules).availability(inputs, state);
     return state;
 }
 
 ExtractedGraph extractAvailable(const WorkGraph& graph, std::span<const std::uint8_t> available,
-                                std::span<const NodeId> inputs, std::span<const NodeId> outputs,
-                                const ExtractionRules& rules)
+    std::span<const NodeId> inputs, std::span<const NodeId> outputs, const ExtractionRules& rules)
 {
-    const JointGraph& joint = graph.graph();
-    const std::size_t count = joint.size();
-    // Which nodes the outputs and the impure nodes need; reused across calls on this thread: the
-    // memory-budget sweep extracts thousands of graphs.
-    thread_local std::vector<char> keep;
-    keep.assign(count, 0);
-    const auto isInput = [&](NodeId n) { return (available[static_cast<std::size_t>(n)] & kInputNode) != 0; };
-    const auto isAvailable = [&](NodeId n) { return (available[static_cast<std::size_t>(n)] & kAvailableNode) != 0; };
-    std::vector<NodeId> stack;
-    const auto need = [&](NodeId n) {
-        if (!keep[static_cast<std::size_t>(n)]) {
-            keep[static_cast<std::size_t>(n)] = 1;
-            stack.push_back(n);
-        }
-    };
-    for (NodeId out : outputs) {
-        if (out == kNoNode)
-            continue;
-        if (!isAvailable(out))
-            throw Error("the " + std::string(rules.graphName) + " graph must output '" + joint.node(out).name
-                        + "', but it cannot be computed from that graph's inputs");
-        need(out);
-    }
-    if (rules.impure) {
-        for (NodeId n : graph.order()) {
-            if (isAvailable(n) && !isInput(n) && (*rules.impure)[static_cast<std::size_t>(n)])
-                need(n);
-        }
-    }
-    while (!stack.empty()) {
-        const NodeId n = stack.back();
-        stack.pop_back();
-        if (isInput(n))
-            continue;
-        for (NodeId input : graph.inputs(n))
-            need(input);
-    }
-
     ExtractedGraph result;
-    result.contains.assign(count, 0);
-    result.nodes.reserve(inputs.size() + 64);
-    for (NodeId n : inputs) {
-        if (result.contains[static_cast<std::size_t>(n)])
-            continue; // an input listed twice is one placeholder
-        result.contains[static_cast<std::size_t>(n)] = 1;
-        result.nodes.push_back(n);
-        if (!keep[static_cast<std::size_t>(n)])
-            result.unusedInputs.push_back(n);
-    }
-    for (NodeId n : graph.order()) {
-        const auto i = static_cast<std::size_t>(n);
-        if (keep[i] && !isInput(n)) {
-            result.contains[i] = 1;
-            result.nodes.push_back(n);
-        }
-    }
+    Extractor(graph, rules).extract(available, inputs, outputs, result);
     return result;
 }
 
 ExtractedGraph extractSubgraph(const WorkGraph& graph, std::span<const NodeId> inputs,
                                std::span<const NodeId> outputs, const ExtractionRules& rules)
 {
-    return extractAvailable(graph, availability(graph, inputs, rules), inputs, outputs, rules);
+    const Extractor extractor(graph, rules);
+    std::vector<std::uint8_t> state;
+    extractor.availability(inputs, state);
+    ExtractedGraph result;
+    extractor.extract(state, inputs, outputs, result);
+    return result;
 }
 
 } // namespace remat

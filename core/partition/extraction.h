@@ -4,6 +4,7 @@
 #include "partition/work_graph.h"
 
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -40,6 +41,32 @@ std::vector<std::uint8_t> availability(const WorkGraph& graph, std::span<const N
 ExtractedGraph extractAvailable(const WorkGraph& graph, std::span<const std::uint8_t> available,
                                 std::span<const NodeId> inputs, std::span<const NodeId> outputs,
                                 const ExtractionRules& rules);
+
+/// The functions above and below for many graphs under the same rules (the memory-budget sweep
+/// splits thousands of plans): what the rules say of each node is looked up once, and the caller's
+/// buffers are reused. The free functions build one for a single extraction.
+class Extractor {
+public:
+    Extractor(const WorkGraph& graph, const ExtractionRules& rules);
+
+    /// availability(), into `state`.
+    void availability(std::span<const NodeId> inputs, std::vector<std::uint8_t>& state) const;
+    /// extractAvailable(), into `out`.
+    void extract(std::span<const std::uint8_t> available, std::span<const NodeId> inputs,
+        std::span<const NodeId> outputs, ExtractedGraph& out) const;
+
+private:
+    enum Kind : std::uint8_t {
+        kUnavailable, ///< a placeholder or output that is not an input, or forbidden here
+        kAlwaysAvailable, ///< get_attr
+        kIfInputsAre,
+    };
+    const WorkGraph* m_graph;
+    std::string m_graphName;
+    std::vector<std::uint8_t> m_kind; ///< per node
+    std::vector<char> m_impure; ///< per node (all zero without rules.impure)
+    std::vector<NodeId> m_impureNodes; ///< in graph order
+};
 
 /// Copies every node whose inputs are all available (the inputs themselves, or copied nodes),
 /// then drops what neither an output nor an impure node needs. This copying is what recomputes

@@ -25,6 +25,8 @@ ForwardBackwardSplitter::ForwardBackwardSplitter(
     const bool newest = ops.rules() == RuleSet::Newest;
     m_impure.assign(joint.size(), 0);
     m_isTangent.assign(joint.size(), 0);
+    m_isCallFunction.assign(joint.size(), 0);
+    m_isCopy.assign(joint.size(), 0);
     m_bytes.assign(joint.size(), 0);
     if (newest) {
         m_placementRules = true;
@@ -34,6 +36,8 @@ ForwardBackwardSplitter::ForwardBackwardSplitter(
     for (NodeId n : graph.order()) {
         const auto i = static_cast<std::size_t>(n);
         m_impure[i] = keptWithoutUsers(ops, config, joint.node(n).target);
+        m_isCallFunction[i] = joint.node(n).op == NodeOp::CallFunction;
+        m_isCopy[i] = joint.opOf(n).target == "aten.copy_.default";
         m_bytes[i] = valueBytes(joint.node(n));
         if (newest) {
             m_notInForward[i] = mustBeInBackward(graph, ops, n);
@@ -47,55 +51,56 @@ ForwardBackwardSplitter::ForwardBackwardSplitter(
         }
     }
     // What the forward can compute depends only on the primals: the same for every saved set.
-    const ExtractionRules forwardRules {&m_impure, m_placementRules ? &m_notInForward : nullptr, "forward"};
-    m_forwardAvailable = availability(graph, m_primals, forwardRules);
+    const auto rules = [&](const std::vector<char>& forbidden, std::string_view name) {
+        return ExtractionRules {&m_impure, m_placementRules ? &forbidden : nullptr, name};
+    };
+    m_forward = std::make_unique<Extractor>(graph, rules(m_notInForward, "forward"));
+    m_backward = std::make_unique<Extractor>(graph, rules(m_notInBackward, "backward"));
+    m_forward->availability(m_primals, m_forwardAvailable);
 }
 
 void ForwardBackwardSplitter::split(std::vector<NodeId> saved, PartitionResult& result) const
 {
-    const JointGraph& joint = m_graph.graph();
-    ExtractionRules forwardRules {&m_impure, m_placementRules ? &m_notInForward : nullptr, "forward"};
-    ExtractionRules backwardRules {&m_impure, m_placementRules ? &m_notInBackward : nullptr, "backward"};
     const auto isTangentInput = [&](NodeId n) { return m_isTangent[static_cast<std::size_t>(n)] != 0; };
+    // Buffers reused by each thread: a memory-budget sweep splits thousands of saved sets.
+    thread_local std::vector<std::uint8_t> bwAvailable;
+    thread_local ExtractedGraph bw;
+    thread_local ExtractedGraph fw;
 
     // The backward first: saved values it never reads are not worth saving. Dropping them leaves
     // the rest of the backward as it was (nothing kept used them), so only the forward, whose
     // outputs they were, is extracted after the pruning.
     std::vector<NodeId> bwInputs = saved;
     bwInputs.insert(bwInputs.end(), m_tangents.begin(), m_tangents.end());
-    ExtractedGraph bw = extractSubgraph(m_graph, bwInputs, m_graph.bwdOutputs(), backwardRules);
+    m_backward->availability(bwInputs, bwAvailable);
+    m_backward->extract(bwAvailable, bwInputs, m_graph.bwdOutputs(), bw);
     if (!bw.unusedInputs.empty()) {
-        std::vector<char> unused(joint.size(), 0);
-        for (NodeId n : bw.unusedInputs)
-            unused[static_cast<std::size_t>(n)] = 1;
-        const auto isUnusedSaved = [&](NodeId n) {
-            return unused[static_cast<std::size_t>(n)] != 0 && !isTangentInput(n);
-        };
-        std::erase_if(saved, isUnusedSaved);
-        std::erase_if(bw.nodes, isUnusedSaved);
         for (NodeId n : bw.unusedInputs) {
             if (!isTangentInput(n))
                 bw.contains[static_cast<std::size_t>(n)] = 0;
         }
+        // Unused saved values are now the saved values the backward does not contain.
+        const auto isUnusedSaved = [&](NodeId n) { return !bw.has(n) && !isTangentInput(n); };
+        std::erase_if(saved, isUnusedSaved);
+        std::erase_if(bw.nodes, isUnusedSaved);
     }
     if (m_autogradOrder)
         keepWhatAutogradOrderReaches(bw, bwInputs);
     std::vector<NodeId> fwOutputs(m_graph.fwdOutputs().begin(), m_graph.fwdOutputs().end());
     fwOutputs.insert(fwOutputs.end(), saved.begin(), saved.end());
-    const ExtractedGraph fw = extractAvailable(m_graph, m_forwardAvailable, m_primals, fwOutputs, forwardRules);
+    m_forward->extract(m_forwardAvailable, m_primals, fwOutputs, fw);
 
     result.savedValues = std::move(saved);
-    result.fwNodes = std::move(fw.nodes);
-    result.bwNodes = std::move(bw.nodes);
+    result.fwNodes = fw.nodes;
+    result.bwNodes = bw.nodes;
     result.recomputed.clear();
     result.savedBytes = 0;
-    std::vector<char> isSaved(joint.size(), 0);
-    for (NodeId n : result.savedValues) {
-        isSaved[static_cast<std::size_t>(n)] = 1;
+    for (NodeId n : result.savedValues)
         result.savedBytes += m_bytes[static_cast<std::size_t>(n)];
-    }
+    // The backward's inputs are the saved values and the tangents (placeholders, not call_function).
     for (NodeId n : result.bwNodes) {
-        if (joint.node(n).op == NodeOp::CallFunction && fw.has(n) && !isSaved[static_cast<std::size_t>(n)])
+        const auto i = static_cast<std::size_t>(n);
+        if (m_isCallFunction[i] && fw.has(n) && !(bwAvailable[i] & kInputNode))
             result.recomputed.push_back(n);
     }
 }
@@ -106,46 +111,46 @@ void ForwardBackwardSplitter::keepWhatAutogradOrderReaches(
     // reordering_to_mimic_autograd_engine copies the inputs, then from the first user of a tangent
     // on every node with what it needs (before it only input copies): impure nodes that the
     // extraction copied from the forward and kept without users (dropout) fall away.
-    const JointGraph& joint = m_graph.graph();
-    std::vector<char> isBwInput(joint.size(), 0);
+    thread_local std::vector<char> isBwInput;
+    isBwInput.assign(m_graph.graph().size(), 0);
     for (NodeId n : bwInputs)
         isBwInput[static_cast<std::size_t>(n)] = 1;
     const auto isInput = [&](NodeId n) { return isBwInput[static_cast<std::size_t>(n)] != 0; };
-    auto first = bw.nodes.end();
-    for (auto it = bw.nodes.begin(); it != bw.nodes.end() && first == bw.nodes.end(); ++it) {
-        if (isInput(*it))
+    std::size_t first = bw.nodes.size();
+    for (std::size_t k = 0; k < bw.nodes.size() && first == bw.nodes.size(); ++k) {
+        if (isInput(bw.nodes[k]))
             continue;
-        for (NodeId input : m_graph.inputs(*it)) {
+        for (NodeId input : m_graph.inputs(bw.nodes[k])) {
             if (m_isTangent[static_cast<std::size_t>(input)])
-                first = it;
+                first = k;
         }
     }
-    if (first == bw.nodes.end())
+    if (first == bw.nodes.size())
         return;
-    std::vector<char> keep(joint.size(), 0);
-    std::vector<NodeId> stack;
-    const auto insertWithInputs = [&](NodeId n) {
-        stack.push_back(n);
-        while (!stack.empty()) {
-            const NodeId m = stack.back();
-            stack.pop_back();
-            if (std::exchange(keep[static_cast<std::size_t>(m)], 1) == 0 && !isInput(m)) {
-                for (NodeId input : m_graph.inputs(m))
-                    stack.push_back(input);
-            }
-        }
-    };
-    for (auto it = bw.nodes.begin(); it != bw.nodes.end(); ++it) {
-        if (isInput(*it) || it >= first || joint.opOf(*it).target == "aten.copy_.default")
-            insertWithInputs(*it);
+    // What the kept nodes need, in one sweep from the end: the inputs come first in bw.nodes, then
+    // the computed nodes in graph order, so a node's users are all seen before it is.
+    thread_local std::vector<char> keep;
+    keep.assign(m_graph.graph().size(), 0);
+    for (std::size_t k = 0; k < bw.nodes.size(); ++k) {
+        const NodeId n = bw.nodes[k];
+        if (isInput(n) || k >= first || m_isCopy[static_cast<std::size_t>(n)])
+            keep[static_cast<std::size_t>(n)] = 1;
     }
     for (NodeId out : m_graph.bwdOutputs()) {
         if (out != kNoNode)
-            insertWithInputs(out);
+            keep[static_cast<std::size_t>(out)] = 1;
+    }
+    for (auto it = bw.nodes.rbegin(); it != bw.nodes.rend(); ++it) {
+        if (keep[static_cast<std::size_t>(*it)] && !isInput(*it)) {
+            for (NodeId input : m_graph.inputs(*it))
+                keep[static_cast<std::size_t>(input)] = 1;
+        }
+    }
+    for (NodeId n : bw.nodes) {
+        if (!keep[static_cast<std::size_t>(n)])
+            bw.contains[static_cast<std::size_t>(n)] = 0;
     }
     std::erase_if(bw.nodes, [&](NodeId n) { return keep[static_cast<std::size_t>(n)] == 0; });
-    for (std::size_t i = 0; i < keep.size(); ++i)
-        bw.contains[i] = bw.contains[i] && keep[i];
 }
 
 void splitForwardBackward(const WorkGraph& graph, const OpCategories& ops, std::vector<NodeId> saved,

@@ -6,6 +6,7 @@
 #include "partition/partition_result.h"
 #include "partition/work_graph.h"
 
+#include <memory>
 #include <vector>
 
 namespace remat {
@@ -32,6 +33,8 @@ private:
     std::vector<NodeId> m_primals;  ///< forward inputs
     std::vector<NodeId> m_tangents; ///< backward inputs besides the saved values
     std::vector<char> m_isTangent;
+    std::vector<char> m_isCallFunction;
+    std::vector<char> m_isCopy; ///< aten.copy_ (the autograd reordering keeps these early)
     std::vector<std::int64_t> m_bytes; ///< numel x itemsize per node
     std::vector<std::uint8_t> m_forwardAvailable;
     std::vector<char> m_impure;
@@ -39,6 +42,8 @@ private:
     std::vector<char> m_notInBackward;
     bool m_placementRules = false;
     bool m_autogradOrder = false;
+    std::unique_ptr<Extractor> m_forward;
+    std::unique_ptr<Extractor> m_backward;
 };
 
 /// A one-off split, under result.options.config.

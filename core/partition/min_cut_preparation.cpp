@@ -132,4 +132,9 @@ void PreparedMinCut::finish(MinCutSolution solution, PartitionResult& result) co
     m_splitter->split(std::move(solution.saved), result);
 }
 
+void PreparedMinCut::split(std::vector<NodeId> saved, PartitionResult& result) const
+{
+    m_splitter->split(std::move(saved), result);
+}
+
 } // namespace remat

@@ -44,6 +44,8 @@ public:
 
     /// Fills `result` from a solution: fw/bw graphs, saved, recomputed, bans, weights and the why.
     void finish(MinCutSolution solution, PartitionResult& result) const;
+    /// finish() without the why: only the fw/bw graphs, savedValues, recomputed and savedBytes.
+    void split(std::vector<NodeId> saved, PartitionResult& result) const;
 
 private:
     const JointGraph* m_joint;

@@ -262,6 +262,34 @@ private slots:
         QVERIFY(knapsacks > 0);
     }
 
+    void outlinesMatchFullPlans_data() { warmSolvesEqualFreshOnes_data(); }
+    void outlinesMatchFullPlans()
+    {
+        // What a sweep keeps of a plan (warm cuts, buffers reused from plan to plan) is what a
+        // fresh, full plan says, in whatever order the budgets come.
+        QFETCH(QString, path);
+        const JointGraph graph = loadGraphFile(path.toStdString());
+        const BudgetSession sweep(graph, {}, {});
+        const BudgetSession fresh(graph, {}, {});
+        sweep.planner().prepareForManySolves();
+        constexpr int kBudgets = 29;
+        for (int k = 0; k < kBudgets; ++k) {
+            const double budget = static_cast<double>((k * 11) % kBudgets) / (kBudgets - 1);
+            const PlanOutline outline = sweep.outline(sweep.planner().decide(budget), true);
+            const BudgetedPlan plan = fresh.plan(budget, MemorySimulationOptions {false, false});
+            QCOMPARE(static_cast<int>(outline.stage), static_cast<int>(plan.stage));
+            QCOMPARE(names(graph, outline.saved), names(graph, plan.result.savedValues));
+            QCOMPARE(outline.recomputedCount, static_cast<int>(plan.result.recomputed.size()));
+            QCOMPARE(outline.metrics.memoryRatio, plan.metrics.memoryRatio);
+            QCOMPARE(outline.metrics.activationBytes, plan.metrics.activationBytes);
+            QCOMPARE(outline.metrics.savedBytes, plan.metrics.savedBytes);
+            QCOMPARE(outline.metrics.estimatedRuntime, plan.metrics.estimatedRuntime);
+            QCOMPARE(outline.metrics.peakBytes, plan.metrics.peakBytes);
+            QCOMPARE(outline.peakNode, plan.memory->peakNode);
+            QCOMPARE(static_cast<int>(outline.peakPhase), static_cast<int>(plan.memory->peakPhase));
+        }
+    }
+
     void otherSolversFitTheBudget_data()
     {
         QTest::addColumn<KnapsackSolver>("solver");

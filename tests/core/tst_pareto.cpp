@@ -7,6 +7,9 @@
 #include <QTest>
 
 #include <atomic>
+#include <cmath>
+#include <limits>
+#include <random>
 #include <thread>
 
 using namespace remat;
@@ -90,6 +93,34 @@ private slots:
             QVERIFY(p.metrics.peakBytes.has_value());
         }
         QVERIFY(onFrontier >= 2);
+    }
+
+    void frontierOfTiesAndUnorderedRuntimes()
+    {
+        // Every pair compared, as the flag is defined: equal bytes or runtimes, infinities, -0, NaN.
+        const double inf = std::numeric_limits<double>::infinity();
+        const double runtimes[] = {0.0, -0.0, 1.0, 2.0, inf, std::nan("")};
+        const auto dominates = [](const ParetoPoint& a, const ParetoPoint& b) {
+            return a.metrics.activationBytes <= b.metrics.activationBytes
+                && a.metrics.estimatedRuntime <= b.metrics.estimatedRuntime
+                && (a.metrics.activationBytes < b.metrics.activationBytes
+                    || a.metrics.estimatedRuntime < b.metrics.estimatedRuntime);
+        };
+        std::mt19937 random(7);
+        for (int trial = 0; trial < 2000; ++trial) {
+            std::vector<ParetoPoint> points(random() % 9);
+            const std::size_t kinds = trial % 10 == 0 ? 6 : 5;
+            for (auto& p : points) {
+                p.metrics.activationBytes = random() % 4;
+                p.metrics.estimatedRuntime = runtimes[random() % kinds];
+            }
+            markFrontier(points);
+            for (const auto& p : points) {
+                const bool dominated = std::any_of(
+                    points.begin(), points.end(), [&](const auto& q) { return dominates(q, p); });
+                QCOMPARE(p.onFrontier, !dominated);
+            }
+        }
     }
 
     void threadsDoNotChangeTheResult()
