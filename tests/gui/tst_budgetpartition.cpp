@@ -337,6 +337,7 @@ private Q_SLOTS:
             controls->spinBox()->setValue(0.45);
             controls->solverBox()->setCurrentIndex(controls->solverBox()->findText(QStringLiteral("ilp")));
             QVERIFY(saved.wait(kTimeoutMs));
+            QVERIFY(!saved.first().at(1).toBool()); // settings only: not "Tags saved"
             QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
         }
         MainWindow again;

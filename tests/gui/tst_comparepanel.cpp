@@ -14,6 +14,9 @@
 #include <QDockWidget>
 #include <QTest>
 #include <QTreeWidget>
+#include <QUndoStack>
+
+#include <algorithm>
 
 #include <set>
 
@@ -65,6 +68,24 @@ private Q_SLOTS:
         QCOMPARE(
             panel->pair()->comparison.inBoth.size(), w.document()->outcome()->result->savedValues.size());
         QCOMPARE(panel->table()->topLevelItemCount(), 0);
+
+        // The user's tag changes A, not what PyTorch recorded: the tagged value is saved only by B.
+        NodeId tagged = kNoNode;
+        for (NodeId n : w.document()->outcome()->result->savedValues) {
+            if (w.document()->graph()->graph.node(n).op != NodeOp::Placeholder)
+                tagged = n;
+        }
+        QVERIFY(tagged != kNoNode);
+        QCOMPARE(w.document()->tagNodes({tagged}, CheckpointPolicy::MustRecompute), 1);
+        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
+        panel->compareNow();
+        QTRY_VERIFY_WITH_TIMEOUT(
+            panel->pair() && panel->pair()->comparison.onlyInB.size() > 0 && idle(w), kTimeoutMs);
+        QCOMPARE(panel->pair()->error, QString());
+        const auto& onlyB = panel->pair()->comparison.onlyInB;
+        QVERIFY(std::find(onlyB.begin(), onlyB.end(), tagged) != onlyB.end());
+        w.document()->undoStack()->undo();
+        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
 
         // Against a small budget the plans differ; the table lists exactly the core's differences.
         PlanChoice budget;

@@ -28,11 +28,13 @@ private Q_SLOTS:
         w.openFile(QStringLiteral(REMAT_TEST_DATA_DIR "/fx_partitioner/mlp_size_based.json"));
         QTRY_VERIFY_WITH_TIMEOUT(!w.isBusy() && w.document()->graph() && w.canvas()->scene()->hasContent(), kTimeoutMs);
         DevicesDock* dock = w.devicesDock();
+        dock->panel()->setSettings({{80000, 80000, 80000}, devices::PartitionMode::SizeBased, 10e9, false});
         dock->show();
         dock->raise();
-        dock->panel()->setSettings({{80000, 80000, 80000}, devices::PartitionMode::SizeBased, 10e9, false});
         const CanvasState& state = w.canvas()->scene()->state();
-        QTRY_VERIFY_WITH_TIMEOUT(dock->panel()->split().has_value() && state.showingDevices(), kTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !dock->panel()->isBusy() && dock->panel()->split().has_value() && state.showingDevices(),
+            kTimeoutMs);
         const JointGraph& graph = w.document()->graph()->graph;
         QCOMPARE(state.devicePartitionOf(graph.find("fc1")), 0);
         QCOMPARE(state.devicePartitionOf(graph.find("fc2")), 1);
@@ -42,12 +44,14 @@ private Q_SLOTS:
         // PyTorch's refusal, the node selected, the colours gone.
         dock->panel()->setSettings(
             {{30000, 30000, 30000, 30000, 30000}, devices::PartitionMode::SizeBased, 10e9, false});
-        QTRY_VERIFY_WITH_TIMEOUT(!state.showingDevices() && !w.selection()->nodes().empty(), kTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !dock->panel()->isBusy() && !state.showingDevices() && !w.selection()->nodes().empty(),
+            kTimeoutMs);
         QCOMPARE(w.selection()->nodes().front(), graph.find("fc1"));
 
         // Hidden, the canvas is back to decisions.
         dock->panel()->setSettings({{80000, 80000, 80000}, devices::PartitionMode::SizeBased, 10e9, false});
-        QTRY_VERIFY_WITH_TIMEOUT(state.showingDevices(), kTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(!dock->panel()->isBusy() && state.showingDevices(), kTimeoutMs);
         dock->hide();
         QVERIFY(!state.showingDevices());
     }

@@ -134,6 +134,7 @@ private Q_SLOTS:
             QCOMPARE(w.document()->tagNodes({n}, CheckpointPolicy::MustRecompute), 1);
             QVERIFY(saved.wait(kTimeoutMs));
             QCOMPARE(saved.first().first().toString(), path + QStringLiteral(".remat"));
+            QVERIFY(saved.first().at(1).toBool()); // a tag: the status bar says "Tags saved"
         }
         // The input itself is untouched; the sidecar holds the tag by name.
         QFile sidecar(path + QStringLiteral(".remat"));

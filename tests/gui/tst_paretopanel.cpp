@@ -91,6 +91,8 @@ private Q_SLOTS:
         QCustomPlot* plot = panel->plot()->plot();
         panel->plot()->setSeries(ParetoPlot::Series::Peak);
         plot->replot(QCustomPlot::rpImmediateRefresh);
+        // On the peak series the star is judged by peak, not by the activations it keeps.
+        QVERIFY(!panel->plot()->describePoint(low).contains(QStringLiteral("peak: dominated")));
         const QPoint at = panel->plot()->pixelOf(low, true).toPoint();
         const int picked = panel->plot()->pointAt(at); // plans may share a pixel: any of them
         QVERIFY(picked >= 0);

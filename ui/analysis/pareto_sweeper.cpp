@@ -75,7 +75,13 @@ void ParetoSweeper::start(
             const auto recorded = recordedBudgetPlans(*entry.session);
             ParetoOptions sweep;
             sweep.cancel = cancel.get();
-            sweep.progress = [post, generation](const ParetoProgress& p) {
+            // Tens of thousands of budgets: the GUI hears of them every 50 ms, not once each.
+            auto lastProgress = std::make_shared<std::chrono::steady_clock::time_point>();
+            sweep.progress = [post, generation, lastProgress](const ParetoProgress& p) {
+                const auto now = std::chrono::steady_clock::now();
+                if (now - *lastProgress < std::chrono::milliseconds(50))
+                    return;
+                *lastProgress = now;
                 post([p, generation](ParetoSweeper& s) {
                     if (generation == s.m_generation)
                         Q_EMIT s.progress(p.evaluated, p.scheduled, p.distinctPlans);

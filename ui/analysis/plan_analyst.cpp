@@ -146,8 +146,12 @@ PartitionResult resolveChoice(const PlanRunner& runner, const PlanRequest& curre
     switch (choice.kind) {
     case PlanChoice::Kind::Current:
         break;
-    case PlanChoice::Kind::PyTorch:
-        return recordedPlanResult(runner, current.options, current.budget);
+    case PlanChoice::Kind::PyTorch: {
+        // PyTorch decided on the graph as recorded: the user's tags are what A is compared for.
+        PartitionOptions untagged = current.options;
+        untagged.tags.clear();
+        return recordedPlanResult(runner, untagged, current.budget);
+    }
     case PlanChoice::Kind::Budget:
         request.budget = choice.budget;
         break;

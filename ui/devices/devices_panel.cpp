@@ -56,9 +56,10 @@ DevicesPanel::DevicesPanel(QWidget* parent)
 
     connect(m_editor, &DeviceListEditor::edited, this, &DevicesPanel::repartition);
     connect(&m_watcher, &QFutureWatcher<Outcome>::finished, this, [this] {
-        showOutcome(m_watcher.result());
         if (std::exchange(m_rerun, false))
-            repartition();
+            repartition(); // what just finished is for settings the user has already changed
+        else
+            showOutcome(m_watcher.result());
     });
 }
 

@@ -37,6 +37,8 @@ public:
     QLabel* errorLabel() const { return m_error; }
     /// The last successful split, if the last run succeeded.
     const std::optional<devices::DeviceSplit>& split() const { return m_split; }
+    /// A split is being made (what is shown may be for older settings).
+    bool isBusy() const { return m_watcher.isRunning() || m_rerun; }
 
 Q_SIGNALS:
     /// A new split: per node id, the index of its partition (-1: none), for colouring the canvas.

@@ -244,8 +244,9 @@ bool GraphDocument::saveProject()
         Q_EMIT projectProblem(error);
         return false;
     }
+    const bool tagsChanged = data.tags != m_savedData.tags;
     m_savedData = data;
-    Q_EMIT projectSaved(m_projectPath);
+    Q_EMIT projectSaved(m_projectPath, tagsChanged);
     return true;
 }
 

@@ -73,7 +73,8 @@ Q_SIGNALS:
     void partitionSettingsChanged();
     void partitionRequested();
     void partitionChanged(remat::ui::PartitionOutcomePtr outcome);
-    void projectSaved(const QString& path);
+    /// `tagsChanged`: the save holds new tags (not only new settings).
+    void projectSaved(const QString& path, bool tagsChanged);
     /// Not fatal (a project file that cannot be read or written): shown in the status bar.
     void projectProblem(const QString& message);
 

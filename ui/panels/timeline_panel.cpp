@@ -125,7 +125,8 @@ void TimelinePanel::onProfiled(int slot, const PlanProfilePtr& profile)
         m_plot->setComparison(profile);
         return;
     }
-    m_live->clear();
+    m_live->clear(); // a new plan: what was alive under the old one no longer is
+    m_live->setHeaderLabels({tr("live tensor"), tr("bytes"), tr("category")});
     if (!profile->ok()) {
         m_plot->clear();
         m_summary->setText(tr("The timeline cannot be simulated: %1").arg(profile->error));

@@ -343,8 +343,33 @@ QString ParetoPlot::describePoint(int index) const
             formatRuntime(p.metrics.estimatedRuntime, unit))
         .arg(p.savedCount)
         .arg(p.recomputedCount)
-        .arg(p.onFrontier ? QString()
-                          : tr("<br><i>dominated: another plan saves less and recomputes less</i>"));
+        .arg(dominanceText(index));
+}
+
+QString ParetoPlot::dominanceText(int index) const
+{
+    const auto& points = m_snapshot->result.points;
+    const ParetoPoint& p = points[static_cast<std::size_t>(index)];
+    // Each series has its own frontier: a plan can keep too many activations yet peak the lowest.
+    auto dominatedInPeak = [&] {
+        if (!p.metrics.peakBytes)
+            return false;
+        return std::any_of(points.begin(), points.end(), [&](const ParetoPoint& q) {
+            if (!q.metrics.peakBytes)
+                return false;
+            const auto qp = *q.metrics.peakBytes, pp = *p.metrics.peakBytes;
+            const double qr = q.metrics.estimatedRuntime, pr = p.metrics.estimatedRuntime;
+            return qp <= pp && qr <= pr && (qp < pp || qr < pr);
+        });
+    };
+    QStringList lines;
+    if (m_series != Series::Peak && !p.onFrontier)
+        lines << tr("activations: dominated (another plan keeps less and recomputes less)");
+    if (m_series != Series::Activations && dominatedInPeak())
+        lines << tr("peak: dominated (another plan peaks lower and recomputes less)");
+    if (lines.isEmpty())
+        return tr("<br><i>on the frontier</i>");
+    return QStringLiteral("<br><i>%1</i>").arg(lines.join(QStringLiteral("<br>")));
 }
 
 void ParetoPlot::onMouseMove(QMouseEvent* event)

@@ -56,6 +56,8 @@ private:
     void onMouseMove(QMouseEvent* event);
     void onMousePress(QMouseEvent* event);
     double xOf(int index, bool peak) const;
+    /// Whether a point is on the frontier of each series shown (tooltip line).
+    QString dominanceText(int index) const;
 
     QCustomPlot* m_plot;
     QCPTextElement* m_title = nullptr;

@@ -223,7 +223,9 @@ void TimelinePlot::rebuild()
         verticalLine(m_plot, profile.peakStep, QPen(QColor(200, 0, 0), 1.2));
         auto* peak = new QCPItemText(m_plot);
         peak->position->setCoords(profile.peakStep, static_cast<double>(profile.peakBytes) / m_yScale);
-        peak->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+        // The label runs away from the nearer edge, so that it is never clipped.
+        const bool lateStep = 2 * profile.peakStep > static_cast<int>(profile.timeline.size());
+        peak->setPositionAlignment((lateStep ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignBottom);
         const QString node = m_graph && profile.peakNode != kNoNode
             ? QString::fromStdString(m_graph->node(profile.peakNode).name)
             : QString();

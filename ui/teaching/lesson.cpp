@@ -7,6 +7,9 @@
 
 #include <QCoreApplication>
 
+#include <limits>
+#include <map>
+
 namespace remat::ui {
 namespace {
 
@@ -132,8 +135,27 @@ LessonStep bansStep(const Context& c)
 
 QString networkDot(const Context& c, bool withCut)
 {
-    QString dot = header(QStringLiteral("LR"));
+    // Top to bottom like the joint graph, each X_in beside its X_out: the network keeps the shape
+    // of the graph the student just saw, twice as wide rather than a hairline twice as long.
+    QString dot = header();
     const auto& vertices = c.lesson.vertices;
+    constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
+    std::map<NodeId, std::pair<std::size_t, std::size_t>> pairOf;
+    for (std::size_t v = 0; v < vertices.size(); ++v) {
+        const MinCutLesson::Vertex& x = vertices[v];
+        if (x.kind == MinCutLesson::VertexKind::In || x.kind == MinCutLesson::VertexKind::Out) {
+            auto& inOut = pairOf.try_emplace(x.node, kNone, kNone).first->second;
+            (x.kind == MinCutLesson::VertexKind::In ? inOut.first : inOut.second) = v;
+        } else // the source above everything, the sink below
+            dot += QStringLiteral("  { rank=%1; v%2; }\n")
+                       .arg(x.kind == MinCutLesson::VertexKind::Source ? QStringLiteral("min")
+                                                                       : QStringLiteral("max"))
+                       .arg(v);
+    }
+    for (const auto& [node, inOut] : pairOf) {
+        if (inOut.first != kNone && inOut.second != kNone)
+            dot += QStringLiteral("  { rank=same; v%1; v%2; }\n").arg(inOut.first).arg(inOut.second);
+    }
     for (std::size_t v = 0; v < vertices.size(); ++v) {
         const MinCutLesson::Vertex& x = vertices[v];
         QString label, style;

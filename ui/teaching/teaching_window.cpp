@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSvgRenderer>
 #include <QVBoxLayout>
 #include <QWheelEvent>
@@ -135,6 +136,10 @@ void TeachingWindow::showStep(int step)
     if (!m_lesson || step < 0 || step >= static_cast<int>(m_lesson->steps.size()))
         return;
     m_step = step;
+    {
+        const QSignalBlocker quiet(m_steps); // the list follows Next, Previous and --teach too
+        m_steps->setCurrentRow(step);
+    }
     m_previous->setEnabled(step > 0);
     m_next->setEnabled(step + 1 < static_cast<int>(m_lesson->steps.size()));
     m_text->setText(stepText());

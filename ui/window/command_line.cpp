@@ -48,8 +48,9 @@ bool parseGuiOptions(const QCoreApplication& app, GuiOptions& options, int& exit
     const QCommandLineOption partitioner(QStringLiteral("partitioner"),
                                          QCoreApplication::translate("main", "Partition with min-cut, default or budget (the memory budget)."),
                                          QStringLiteral("min-cut|default|budget"));
-    const QCommandLineOption rules(QStringLiteral("rules"), QCoreApplication::translate("main", "Whose rules: torch-1.13 or newest."),
-                                   QStringLiteral("torch-1.13|newest"));
+    const QCommandLineOption rules(QStringLiteral("rules"),
+        QCoreApplication::translate("main", "Whose rules: torch-1.13, torch-2.14 or newest."),
+        QStringLiteral("torch-1.13|torch-2.14|newest"));
     const QCommandLineOption budget(QStringLiteral("budget"),
                                     QCoreApplication::translate("main", "Activation memory budget in [0, 1] (implies --partitioner budget)."),
                                     QStringLiteral("b"));
@@ -124,7 +125,8 @@ bool parseGuiOptions(const QCoreApplication& app, GuiOptions& options, int& exit
         return invalid(QStringLiteral("--partitioner must be min-cut, default or budget, not \"%1\"").arg(options.partitioner));
     options.rules = parser.value(rules);
     if (!options.rules.isEmpty() && !parseRuleSet(options.rules.toStdString()))
-        return invalid(QStringLiteral("--rules must be torch-1.13 or newest, not \"%1\"").arg(options.rules));
+        return invalid(QStringLiteral("--rules must be %1, not \"%2\"")
+                           .arg(QString::fromStdString(std::string(ruleSetChoices())), options.rules));
     if (parser.isSet(budget)) {
         bool ok = false;
         const double b = parser.value(budget).toDouble(&ok);

@@ -442,8 +442,10 @@ void MainWindow::connectDocument()
     connect(m_canvas->findBar(), &FindBar::closed, this, [this] { m_canvas->view()->setFocus(); });
 
     connect(m_selection, &NodeSelection::changed, this, &MainWindow::updateActions);
-    connect(m_document, &GraphDocument::projectSaved, this,
-            [this](const QString& path) { statusBar()->showMessage(tr("Tags saved to %1").arg(path), 3000); });
+    connect(m_document, &GraphDocument::projectSaved, this, [this](const QString& path, bool tagsChanged) {
+        statusBar()->showMessage(
+            (tagsChanged ? tr("Tags saved to %1") : tr("Settings saved to %1")).arg(path), 3000);
+    });
     connect(m_document, &GraphDocument::projectProblem, this, [this](const QString& message) {
         statusBar()->showMessage(message, 10000);
     });
