@@ -74,8 +74,11 @@ void printKnapsack(const KnapsackPlace& k, std::ostream& out)
 void printWhatIf(const JointGraph& graph, const WhatIf& w, std::ostream& out)
 {
     if (!w.flipTag) {
-        out << pad("what if", kWidth) << "cannot flip: a " << decisionName(w.decision)
-            << " node takes no tag that changes it\n";
+        if (w.decision == NodeDecision::Banned)
+            out << pad("what if", kWidth) << "cannot flip: not even a MUST_RECOMPUTE tag lifts this ban\n";
+        else
+            out << pad("what if", kWidth) << "cannot flip: a " << decisionName(w.decision)
+                << " node takes no tag that changes it\n";
         return;
     }
     out << pad("what if", kWidth) << "tagged " << checkpointPolicyName(*w.flipTag) << ": ";

@@ -51,6 +51,23 @@ WhatIf whatIf(const PlanRunner& runner, const PlanRequest& base, NodeId node)
     w.flipTag = flipTagFor(w.decision);
     w.before = before.summary;
     w.after = before.summary;
+    if (w.decision == NodeDecision::Banned) {
+        // Some bans give way to a MUST_RECOMPUTE tag (an op-list ban; as in PyTorch 2.x, a
+        // must-recompute node is never banned), others do not (a random op, a view of an input):
+        // ask the partitioner rather than the rule book, and offer the flip only when it takes.
+        try {
+            const PlanRun tagged = runner.run(withTag(base, node, CheckpointPolicy::MustRecompute));
+            if (decisionOf(graph, tagged.result, node) != NodeDecision::Banned) {
+                w.flipTag = CheckpointPolicy::MustRecompute;
+                w.after = tagged.summary;
+                w.changedNodes = changedBetween(graph, before.result, tagged.result, node);
+                w.flipped = true;
+            }
+        } catch (const Error&) {
+            // The tag makes no plan: the ban stands, as the reason says.
+        }
+        return w;
+    }
     if (!w.flipTag)
         return w;
     try {

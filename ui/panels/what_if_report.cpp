@@ -56,8 +56,8 @@ QString flipSection(const LoadedGraph& graph, const NodeAnalysis& a)
     if (!w.flipTag) {
         return html + QStringLiteral("<p>%1</p>").arg(QString::fromStdString(w.reason).toHtmlEscaped())
             + (w.decision == NodeDecision::Banned
-                    ? tr("<p>A %1 node cannot be recomputed, so it has no flip.</p>")
-                          .arg(glossary(QStringLiteral("banned"), tr("banned")))
+                    ? tr("<p>Not even a MUST_RECOMPUTE tag lifts this %1, so it has no flip.</p>")
+                          .arg(glossary(QStringLiteral("banned"), tr("ban")))
                     : QString());
     }
     const QString tag = QString::fromLatin1(policyName(*w.flipTag));
@@ -67,6 +67,10 @@ QString flipSection(const LoadedGraph& graph, const NodeAnalysis& a)
                   .arg(tag, QString::fromStdString(w.error).toHtmlEscaped());
     }
     const std::string& unit = w.before.runtimeUnit;
+    if (w.decision == NodeDecision::Banned)
+        html += tr("<p>It is %1 (%2), but a MUST_RECOMPUTE tag lifts the ban.</p>")
+                    .arg(glossary(QStringLiteral("banned"), tr("banned")),
+                        QString::fromStdString(w.reason).toHtmlEscaped());
     html += tr("<p>Tag it <b>%1</b>%2:</p>")
                 .arg(tag, w.flipped ? QString() : tr(" (its own decision would not change)"));
     html += QStringLiteral("<table>");
