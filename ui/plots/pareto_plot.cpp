@@ -11,6 +11,7 @@
 #include <qcustomplot.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -286,6 +287,7 @@ void ParetoPlot::rebuild()
             range.upper + margin);
     }
     m_plot->legend->setVisible(!points.empty());
+    placeLegend(showActivations, showPeak);
     if (points.empty()) {
         auto* hint = new QCPItemText(m_plot);
         hint->position->setType(QCPItemPosition::ptAxisRectRatio);
@@ -344,6 +346,44 @@ QString ParetoPlot::describePoint(int index) const
         .arg(p.savedCount)
         .arg(p.recomputedCount)
         .arg(dominanceText(index));
+}
+
+void ParetoPlot::placeLegend(bool activations, bool peak)
+{
+    // The legend goes to the top third (left, middle or right) that hides the fewest points, and
+    // never over the lowest-peak star and its label.
+    if (!m_snapshot)
+        return;
+    const QCPRange x = m_plot->xAxis->range();
+    const QCPRange y = m_plot->yAxis->range();
+    std::array<int, 3> hidden {0, 0, 0};
+    auto count = [&](double bx, double by, int weight) {
+        const double px = (bx - x.lower) / x.size();
+        const double py = (by - y.lower) / y.size();
+        if (py < 0.5)
+            return;
+        for (int third = 0; third < 3; ++third) {
+            if (px >= third / 3.0 - 0.05 && px <= (third + 1) / 3.0 + 0.05)
+                hidden[static_cast<std::size_t>(third)] += weight;
+        }
+    };
+    const auto& points = m_snapshot->result.points;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        for (bool onPeak : {false, true}) {
+            if ((onPeak && peak) || (!onPeak && activations))
+                count(xOf(static_cast<int>(i), onPeak), points[i].metrics.estimatedRuntime / m_yScale, 1);
+        }
+    }
+    if (const int low = lowestPeakPoint(); low >= 0) {
+        const double lx = xOf(low, peak);
+        const double ly = points[static_cast<std::size_t>(low)].metrics.estimatedRuntime / m_yScale;
+        for (double step = 0; step <= 0.3; step += 0.05) // the label runs to the right of the star
+            count(lx + step * x.size(), ly, 1000);
+    }
+    const std::size_t best = static_cast<std::size_t>(
+        std::min_element(hidden.rbegin(), hidden.rend()) - hidden.rbegin()); // ties: rightmost
+    const Qt::Alignment side = best == 0 ? Qt::AlignRight : best == 1 ? Qt::AlignHCenter : Qt::AlignLeft;
+    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | side);
 }
 
 QString ParetoPlot::dominanceText(int index) const

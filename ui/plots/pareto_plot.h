@@ -58,6 +58,7 @@ private:
     double xOf(int index, bool peak) const;
     /// Whether a point is on the frontier of each series shown (tooltip line).
     QString dominanceText(int index) const;
+    void placeLegend(bool activations, bool peak);
 
     QCustomPlot* m_plot;
     QCPTextElement* m_title = nullptr;
