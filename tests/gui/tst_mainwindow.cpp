@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The main window end to end: open a sample, tag a node, and see the partition and the canvas change.
-#include "window/main_window.h"
-#include "window/tag_actions.h"
+#include "canvas/canvas_legend.h"
 #include "canvas/find_bar.h"
 #include "canvas/graph_canvas.h"
 #include "canvas/graph_scene.h"
@@ -11,6 +10,8 @@
 #include "gui_test_support.h"
 #include "main_window_test_support.h"
 #include "panels/partition_panel.h"
+#include "window/main_window.h"
+#include "window/tag_actions.h"
 
 #include <QAction>
 #include <QPainter>
@@ -69,6 +70,21 @@ private Q_SLOTS:
         QCOMPARE(w.document()->graph()->displayName, QStringLiteral("transformer_block.json"));
         QVERIFY(w.canvas()->scene()->boxCount() > 100); // small graph: every node on the canvas
         QVERIFY(w.windowTitle().contains(QStringLiteral("transformer_block.json")));
+
+        // The first view reads: the whole U would be ~10 %, so it opens at its full width from the
+        // top, labels legible, with the legend folded off the graph; a click unfolds it.
+        GraphView* view = w.canvas()->view();
+        QVERIFY2(view->zoom() >= 0.4, qPrintable(QString::number(view->zoom())));
+        const QRectF scene = view->sceneRect();
+        const QRectF visible = view->mapToScene(view->viewport()->rect()).boundingRect();
+        QVERIFY(visible.top() <= scene.top() + 1);
+        QVERIFY(visible.bottom() < scene.bottom()); // the rest is a scroll away
+        CanvasLegend* legend = w.canvas()->legend();
+        QVERIFY(legend->isFolded());
+        const int foldedHeight = legend->height();
+        QTest::mouseClick(legend, Qt::LeftButton);
+        QVERIFY(!legend->isFolded());
+        QVERIFY(legend->height() > foldedHeight);
     }
 
     void taggingRepartitionsAndRecolours()

@@ -15,8 +15,24 @@ constexpr int kColumn = 182;
 CanvasLegend::CanvasLegend(QWidget* parent)
     : QWidget(parent)
 {
-    setAttribute(Qt::WA_TransparentForMouseEvents);
+    setCursor(Qt::PointingHandCursor);
+    setToolTip(tr("Click to fold or unfold the legend"));
     resize(sizeHint());
+}
+
+void CanvasLegend::setFolded(bool folded)
+{
+    if (folded == m_folded)
+        return;
+    m_folded = folded;
+    resize(sizeHint());
+    update();
+    Q_EMIT foldedChanged(folded);
+}
+
+void CanvasLegend::mousePressEvent(QMouseEvent*)
+{
+    setFolded(!m_folded);
 }
 
 void CanvasLegend::setPalette(const CanvasPalette& palette)
@@ -27,6 +43,8 @@ void CanvasLegend::setPalette(const CanvasPalette& palette)
 
 QSize CanvasLegend::sizeHint() const
 {
+    if (m_folded)
+        return {72, kRow + 6};
     return {kColumn * 2 + 14, kRows * kRow + 12};
 }
 
@@ -40,6 +58,11 @@ void CanvasLegend::paintEvent(QPaintEvent*)
     QFont f = font();
     f.setPixelSize(11);
     p.setFont(f);
+    if (m_folded) {
+        p.setPen(Qt::black);
+        p.drawText(QRectF(rect()), Qt::AlignCenter, tr("Legend ▴"));
+        return;
+    }
 
     auto at = [](int column, int row) { return QPointF(8 + column * kColumn, 7 + row * kRow); };
     auto fillSwatch = [&](int column, int row, const QColor& colour, const QString& text) {

@@ -14,12 +14,20 @@ public:
     explicit CanvasLegend(QWidget* parent = nullptr);
     void setPalette(const CanvasPalette& palette);
     QSize sizeHint() const override;
+    /// Folded, the legend is a small "Legend" tab; a click unfolds or folds it.
+    void setFolded(bool folded);
+    bool isFolded() const { return m_folded; }
+
+Q_SIGNALS:
+    void foldedChanged(bool folded);
 
 protected:
     void paintEvent(QPaintEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
 
 private:
     CanvasPalette m_palette = CanvasPalette::defaults();
+    bool m_folded = false;
 };
 
 } // namespace remat::ui

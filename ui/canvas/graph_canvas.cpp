@@ -46,6 +46,7 @@ GraphCanvas::GraphCanvas(GraphDocument* document, NodeSelection* selection, QWid
     m_view->setScene(m_scene);
     m_overview = new OverviewMap(m_view, m_view);
     m_legend = new CanvasLegend(m_view);
+    connect(m_legend, &CanvasLegend::foldedChanged, this, [this] { placeOverlays(); });
     m_busy = new BusyOverlay(this);
 
     connect(m_layout, &LayoutService::contentReady, this, &GraphCanvas::onContentReady);
@@ -201,7 +202,8 @@ void GraphCanvas::onContentReady(quint64 ticket, std::shared_ptr<CanvasContent> 
     placeOverlays();
     if (m_firstPicture) {
         m_firstPicture = false;
-        m_view->fitToWindow();
+        // Where the first view shows only part of the picture, the legend starts folded.
+        m_legend->setFolded(!m_view->showFirstView());
     } else {
         m_view->setZoom(zoom);
     }

@@ -30,6 +30,7 @@ public:
     GraphCanvas(GraphDocument* document, NodeSelection* selection, QWidget* parent = nullptr);
 
     GraphView* view() const { return m_view; }
+    CanvasLegend* legend() const { return m_legend; }
     GraphScene* scene() const { return m_scene; }
     FindBar* findBar() const { return m_findBar; }
     BusyOverlay* busyOverlay() const { return m_busy; }

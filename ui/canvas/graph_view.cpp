@@ -89,6 +89,25 @@ void GraphView::fitToWindow()
     Q_EMIT visibleAreaChanged();
 }
 
+bool GraphView::showFirstView()
+{
+    fitToWindow();
+    const QRectF r = sceneRect();
+    constexpr double kLegible = 0.4; // below this, box labels are smaller than 5 px
+    if (r.isEmpty() || zoom() >= kLegible)
+        return true;
+    const QRect area = viewport()->rect().marginsRemoved(m_fitMargins);
+    const double byWidth = std::min(area.width() / r.width(), 1.0);
+    if (byWidth <= zoom())
+        return true; // a wide picture: the whole fit is as close as a full width gets
+    setTransform(QTransform::fromScale(byWidth, byWidth));
+    const double visibleHeight = area.height() / byWidth;
+    centerOn(r.center().x(), r.top() + visibleHeight / 2);
+    Q_EMIT zoomChanged(zoom());
+    Q_EMIT visibleAreaChanged();
+    return false;
+}
+
 void GraphView::revealRect(const QRectF& rect, double minimumZoom)
 {
     if (zoom() < minimumZoom)

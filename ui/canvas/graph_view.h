@@ -18,6 +18,10 @@ public:
     void zoomIn() { zoomBy(1.25); }
     void zoomOut() { zoomBy(0.8); }
     void fitToWindow();
+    /// The first view of a picture: the whole of it when labels stay legible so; otherwise its
+    /// full width from the top (where the forward starts), at least as large as the whole fit.
+    /// True when the whole picture is shown.
+    bool showFirstView();
     void resetZoom() { setZoom(1.0); }
     /// Room that overlays (the legend) take from the viewport: "fit" keeps the picture clear of it.
     void setFitMargins(const QMargins& margins) { m_fitMargins = margins; }
