@@ -68,9 +68,8 @@ QString flipSection(const LoadedGraph& graph, const NodeAnalysis& a)
     }
     const std::string& unit = w.before.runtimeUnit;
     if (w.decision == NodeDecision::Banned)
-        html += tr("<p>It is %1 (%2), but a MUST_RECOMPUTE tag lifts the ban.</p>")
-                    .arg(glossary(QStringLiteral("banned"), tr("banned")),
-                        QString::fromStdString(w.reason).toHtmlEscaped());
+        html += tr("<p>It is %1, but a MUST_RECOMPUTE tag lifts the ban.</p>")
+                    .arg(glossary(QStringLiteral("banned"), tr("banned")));
     html += tr("<p>Tag it <b>%1</b>%2:</p>")
                 .arg(tag, w.flipped ? QString() : tr(" (its own decision would not change)"));
     html += QStringLiteral("<table>");
@@ -111,17 +110,24 @@ QString cutSection(const LoadedGraph& graph, const NodeAnalysis& a)
     const CutNeighbourhood& c = *a.neighbourhood;
     QString html;
     if (c.minCut && c.self.capacity != PartitionResult::kNoWeightEdge) {
+        // The unit is a formula: its head ("bytes x 1.1^dist_from_bw") beside each number, the
+        // whole of it once under the table.
+        const QString unit = QString::fromStdString(c.weightUnit);
+        const qsizetype paren = unit.indexOf(QLatin1String(" ("));
+        const QString shortUnit = (paren > 0 ? unit.left(paren) : unit).toHtmlEscaped();
         html += QStringLiteral("<h3>In the %1</h3><table>")
                     .arg(glossary(QStringLiteral("cut"), tr("min-cut")));
         html += deltaRow(glossary(QStringLiteral("save-edge-weight"), tr("its save edge")),
-            tr("%1 %2%3").arg(weight(c.self.capacity), QString::fromStdString(c.weightUnit).toHtmlEscaped(),
+            tr("%1 %2%3").arg(weight(c.self.capacity), shortUnit,
                 c.self.onCut ? tr(", on the cut: saved") : tr(", not cut")));
         if (c.cutValue)
-            html += deltaRow(tr("cut value"),
-                tr("%1 %2").arg(*c.cutValue).arg(QString::fromStdString(c.weightUnit).toHtmlEscaped()));
+            html += deltaRow(tr("cut value"), tr("%1 %2").arg(*c.cutValue).arg(shortUnit));
         html += deltaRow(tr("producers' save edges"), edgeList(graph, c.producers));
         html += deltaRow(tr("consumers' save edges"), edgeList(graph, c.consumers));
         html += QStringLiteral("</table>");
+        if (paren > 0)
+            html += QStringLiteral("<p><small>%1</small></p>")
+                        .arg(tr("Capacities: %1").arg(unit.toHtmlEscaped()));
     }
     if (c.knapsack) {
         const KnapsackPlace& k = *c.knapsack;
