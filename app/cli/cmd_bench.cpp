@@ -110,7 +110,7 @@ double growthExponent(const std::vector<Row>& rows, double Row::*time)
     return (n * sxy - sx * sy) / (n * sxx - sx * sx);
 }
 
-/// The budget sweep against one partition of the same graph (newest rules, min-cut, flops estimator).
+/// The budget sweep against one partition of the same graph (torch-2.14 rules, min-cut, flops estimator).
 int benchPareto(const std::vector<std::string>& paths, int repeat, const Arguments& args, std::ostream& out)
 {
     ParetoOptions options;
@@ -118,7 +118,7 @@ int benchPareto(const std::vector<std::string>& paths, int repeat, const Argumen
     options.threads = args.integer("--threads", 0);
     out << "Pareto sweep (" << options.points
         << " grid budgets, then bisection; dp solver, flops estimator, peak "
-        << "simulated), newest rules; median of " << repeat << " runs\n\n";
+        << "simulated), torch-2.14 rules; median of " << repeat << " runs\n\n";
     out << pad("graph", 16) << pad("nodes", 8) << pad("partition", 11) << pad("sweep", 10)
         << pad("sweep cpu", 11) << pad("budgets", 9) << pad("plans", 7) << "sweep / partition\n";
     PartitionOptions newest;

@@ -22,7 +22,7 @@ void printSummary(const BudgetSession& session, const BudgetedPlan& plan, const 
     const auto& planner = session.planner();
     const auto& m = plan.metrics;
     const auto unit = planner.estimator().unit();
-    out << graph.filePath() << ": " << graph.size() << " nodes; min-cut, newest rules, memory budget "
+    out << graph.filePath() << ": " << graph.size() << " nodes; min-cut, torch-2.14 rules, memory budget "
         << pythonFloat(plan.budget);
     if (resolved.fromNode != kNoNode)
         out << " (meta[\"memory_budget\"] of node '" << graph.node(resolved.fromNode).name << "')";

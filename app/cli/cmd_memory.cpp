@@ -87,10 +87,10 @@ int memoryCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
     out << graph.filePath() << ": ";
     if (const auto path = args.value("--plan")) {
         plan = planFromFile(session, *path);
-        out << "plan " << *path << " (forward and backward re-extracted under the newest rules)\n";
+        out << "plan " << *path << " (forward and backward re-extracted under the torch-2.14 rules)\n";
     } else {
         plan = session.plan(session.resolveBudget(configured).budget, MemorySimulationOptions {});
-        out << "min-cut, newest rules, memory budget " << pythonFloat(plan.budget) << "\n";
+        out << "min-cut, torch-2.14 rules, memory budget " << pythonFloat(plan.budget) << "\n";
     }
     if (const auto csv = args.value("--csv")) {
         if (*csv == "-") {

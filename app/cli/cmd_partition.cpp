@@ -94,6 +94,7 @@ int partitionCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
     const auto start = std::chrono::steady_clock::now();
     const JointGraph graph = loadGraphFile(args.positionals()[0]);
     options.tags = tagsFrom(args, graph);
+    applyRulesOfRecording(options, args, graph);
     const double loadSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const PartitionResult result = partitionGraph(graph, options);
 

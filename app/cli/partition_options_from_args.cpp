@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "cli/partition_options_from_args.h"
 
+#include "analysis/recording_rules.h"
 #include "graph/checkpoint_policy.h"
 
 namespace remat::cli {
@@ -34,6 +35,12 @@ PartitionOptions partitionOptionsFrom(const Arguments& args)
     }
     tagArguments(args); // a bad policy is reported before the graph is loaded
     return options;
+}
+
+void applyRulesOfRecording(PartitionOptions& options, const Arguments& args, const JointGraph& graph)
+{
+    if (!args.value("--rules") && !args.value("--compiler"))
+        options.rules = rulesOfRecording(graph);
 }
 
 std::vector<std::pair<std::string, CheckpointPolicy>> tagArguments(const Arguments& args)

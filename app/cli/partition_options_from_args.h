@@ -17,6 +17,10 @@ const std::set<std::string>& partitionOptionNames();
 /// The options without tags: those name nodes, which need the graph (see tagsFrom).
 PartitionOptions partitionOptionsFrom(const Arguments& args);
 
+/// Without --rules (or --compiler, a torch 1.13 option), a graph runs under the rules of the PyTorch
+/// that recorded it: torch-2.14 for a 2.x export.
+void applyRulesOfRecording(PartitionOptions& options, const Arguments& args, const JointGraph& graph);
+
 /// The --tag NAME=POLICY options as given (MUST_SAVE, PREFER_SAVE, MUST_RECOMPUTE,
 /// PREFER_RECOMPUTE). Throws UsageError for a malformed tag or an unknown policy.
 std::vector<std::pair<std::string, CheckpointPolicy>> tagArguments(const Arguments& args);

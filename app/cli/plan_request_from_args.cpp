@@ -27,7 +27,8 @@ PlanRequest planRequestFrom(const Arguments& args)
             throw UsageError {
                 "--budget runs the memory-budget min-cut: it cannot be combined with --partitioner default"};
         if (args.value("--rules") && request.options.rules != RuleSet::Newest)
-            throw UsageError {"--budget runs under the newest rules: drop --rules torch-1.13"};
+            throw UsageError {"--budget runs under the torch-2.14 rules (torch 1.13 had no memory budget): "
+                              "drop --rules torch-1.13"};
         request.options.rules = RuleSet::Newest;
         request.budget = budgetFrom(args, 1.0);
     }
@@ -37,13 +38,15 @@ PlanRequest planRequestFrom(const Arguments& args)
 void addTags(PlanRequest& request, const Arguments& args, const JointGraph& graph)
 {
     request.options.tags = tagsFrom(args, graph);
+    if (!request.budget)
+        applyRulesOfRecording(request.options, args, graph);
 }
 
 std::string describeRequest(const PlanRequest& request)
 {
     const PartitionOptions& o = request.options;
     if (request.budget) {
-        std::string text = "memory budget " + pythonFloat(*request.budget) + " (newest rules, "
+        std::string text = "memory budget " + pythonFloat(*request.budget) + " (torch-2.14 rules, "
             + std::string(solverName(request.budgetOptions.solver)) + " knapsack, "
             + std::string(estimatorName(request.budgetOptions.estimator)) + " estimator";
         if (request.budgetOptions.device)

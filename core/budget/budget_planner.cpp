@@ -76,7 +76,7 @@ BudgetPlanner::BudgetPlanner(const PreparedMinCut& prepared, BudgetOptions optio
     , m_shared(std::make_unique<Shared>())
 {
     if (prepared.options().rules != RuleSet::Newest)
-        throw Error("the memory budget follows the newest rules (torch 1.13 had no budget)");
+        throw Error("the memory budget follows the torch-2.14 rules (torch 1.13 had no budget)");
     // Every plan's memory ratio sums these: read them from the nodes once.
     m_bytes.reserve(prepared.joint().size());
     for (const Node& node : prepared.joint().nodes())

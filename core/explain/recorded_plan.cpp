@@ -97,7 +97,7 @@ std::string missingRecordedPlanMessage(
         return file + ": the file records PyTorch " + version + "'s decisions, which follow the "
             + std::string(ruleSetName(recordedRules(graph))) + " rules, not "
             + std::string(ruleSetName(budget ? RuleSet::Newest : options.rules))
-            + (budget ? " (a memory budget runs the newest rules)" : "");
+            + (budget ? " (a memory budget runs the torch-2.14 rules)" : "");
     }
     std::string known;
     for (const auto& [key, recorded] : graph.recorded())

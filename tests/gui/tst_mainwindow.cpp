@@ -14,6 +14,7 @@
 #include "window/tag_actions.h"
 
 #include <QAction>
+#include <QComboBox>
 #include <QPainter>
 #include <QSignalSpy>
 #include <QStyleOptionGraphicsItem>
@@ -167,6 +168,47 @@ private Q_SLOTS:
         QCOMPARE(again.document()->tagInForce(n), CheckpointPolicy::MustRecompute);
         QVERIFY(!again.document()->outcome()->result->isSaved(n));
         QCOMPARE(again.canvas()->scene()->state().tag(n), CheckpointPolicy::MustRecompute);
+    }
+
+    /// Issue 9: a graph opens under the rules of the PyTorch that recorded it; a user's switch is kept.
+    void aTorch2ExportOpensUnderItsRules()
+    {
+        const QString source = QStringLiteral(REMAT_SHARED_DIR "/oracle/torch2/hf_gpt2_train_loss.json");
+        QVERIFY2(QFile::exists(source), qPrintable(source + QStringLiteral(" is missing")));
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("hf_gpt2_train_loss.json"));
+        QVERIFY(QFile::copy(source, path));
+        {
+            MainWindow w;
+            w.setInteractive(true); // autosave on, into the temporary folder
+            w.openFile(path);
+            QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
+            QCOMPARE(w.document()->rules(), RuleSet::Torch214);
+            QCOMPARE(w.document()->outcome()->options.rules, RuleSet::Torch214);
+            QCOMPARE(
+                w.partitionPanel()->rulesBox()->currentData().toInt(), static_cast<int>(RuleSet::Torch214));
+            QVERIFY(
+                w.document()->outcome()->onlyOurs.empty() && w.document()->outcome()->onlyReference.empty());
+            QVERIFY(!QFile::exists(path + QStringLiteral(".remat"))); // the default is not a change
+
+            QSignalSpy saved(w.document(), &GraphDocument::projectSaved);
+            QComboBox* rules = w.partitionPanel()->rulesBox();
+            rules->setCurrentIndex(rules->findData(static_cast<int>(RuleSet::Torch113)));
+            QTRY_VERIFY_WITH_TIMEOUT(
+                idle(w) && w.document()->outcome()->options.rules == RuleSet::Torch113, kTimeoutMs);
+            QVERIFY(saved.wait(kTimeoutMs));
+        }
+        MainWindow again;
+        again.setInteractive(false);
+        again.openFile(path);
+        QTRY_VERIFY_WITH_TIMEOUT(idle(again), kTimeoutMs);
+        QCOMPARE(again.document()->rules(), RuleSet::Torch113); // the user's switch came back
+
+        MainWindow sample;
+        sample.setInteractive(false);
+        sample.openFile(test::samplePath("mlp.json")); // a torch 1.13 export
+        QTRY_VERIFY_WITH_TIMEOUT(idle(sample), kTimeoutMs);
+        QCOMPARE(sample.document()->rules(), RuleSet::Torch113);
     }
 
     void taggingAGroupTagsItsNodes()

@@ -60,7 +60,7 @@ remat_explain_json_test(explain_newest_roofline_json CODE 0
   ARGS explain ${GPT2} --rules newest --device H100-SXM mm_1 --json
   CHECK "d['before']['runtime_unit'] == 'ms'")
 remat_cli_test(explain_budget_text CODE 0 ARGS explain ${GPT2} --budget 0.3 mm
-  STDOUT "memory budget 0.3 \\(newest rules, dp knapsack, flops estimator\\).*decision.*what if")
+  STDOUT "memory budget 0.3 \\(torch-2.14 rules, dp knapsack, flops estimator\\).*decision.*what if")
 remat_cli_test(explain_unknown_node CODE 2 ARGS explain ${MLP} nope STDERR "NODE: .*has no node 'nope'")
 remat_cli_test(explain_missing_node CODE 2 ARGS explain ${MLP} STDERR "expected a GRAPH file and a NODE name")
 remat_cli_test(explain_missing_file CODE 1 ONE_LINE_ERROR ARGS explain /nonexistent/graph.json relu
@@ -82,8 +82,13 @@ remat_explain_json_test(compare_torch2_recorded_budget_json CODE 0 ARGS compare 
   CHECK "d['b_source'].endswith('memory_budget_0')")
 remat_explain_json_test(compare_torch2_pytorch_newest_json CODE 0 ARGS compare ${TORCH2} min-cut pytorch --rules newest --json
   CHECK "d['b_source'].endswith('recorded min_cut')")
-remat_cli_test(compare_torch2_rules_mismatch CODE 1 ONE_LINE_ERROR ARGS compare ${TORCH2} min-cut pytorch
+remat_cli_test(compare_torch2_rules_mismatch CODE 1 ONE_LINE_ERROR ARGS compare ${TORCH2} min-cut pytorch --rules torch-1.13
   STDERR "records PyTorch 2.14.1\\+debian's decisions, which follow the torch-2.14 rules, not torch-1.13")
+# A 2.x export runs under the rules of the PyTorch that recorded it unless --rules says otherwise.
+remat_cli_test(partition_torch2_default_rules CODE 0 ARGS partition ${TORCH2}
+  STDOUT "min-cut, torch-2.14 rules\n.*PyTorch +2.14.1\\+debian recorded 68 saved values in [0-9.]+ s: identical")
+remat_cli_test(partition_torch2_rules_override CODE 0 ARGS partition ${TORCH2} --rules torch-1.13
+  STDOUT "min-cut, torch-1.13 rules, nvfuser op list\n")
 remat_cli_test(compare_torch2_no_such_budget CODE 1 ONE_LINE_ERROR ARGS compare ${TORCH2} min-cut pytorch-budget=0.3
   STDERR "no recorded PyTorch decision \"memory_budget_0.3\"")
 remat_cli_test(compare_bad_budget CODE 2 ARGS compare ${MLP} budget=lots min-cut

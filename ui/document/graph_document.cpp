@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "document/graph_document.h"
 
+#include "analysis/recording_rules.h"
 #include "document/tag_command.h"
 #include "model/graph_regions.h"
 #include "model/timing_log.h"
@@ -49,7 +50,7 @@ void GraphDocument::setGraph(LoadedGraphPtr graph)
     m_userTags.clear();
     m_outcome.reset();
     m_partitioner = PartitionerKind::MinCut;
-    m_rules = RuleSet::Torch113;
+    m_rules = rulesOfRecording(m_graph->graph); // a 2.x export opens under torch-2.14
     m_compiler = OpListCompiler::Nvfuser;
     m_budgetMode = false;
     m_budget = {};
@@ -215,7 +216,7 @@ ProjectData GraphDocument::projectData() const
     // Settings are written only once changed from the defaults, so an untouched graph has no file.
     if (m_partitioner != PartitionerKind::MinCut || m_savedData.partitioner)
         data.partitioner = m_partitioner;
-    if (m_rules != RuleSet::Torch113 || m_savedData.rules)
+    if (m_rules != rulesOfRecording(m_graph->graph) || m_savedData.rules)
         data.rules = m_rules;
     if (m_compiler != OpListCompiler::Nvfuser || m_savedData.compiler)
         data.compiler = m_compiler;

@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "analysis/rule_set.h"
+
+namespace remat {
+
+class JointGraph;
+
+/// The rule set of the PyTorch that recorded the graph: torch-2.14 for a 2.x recording or export,
+/// torch-1.13 otherwise (our 1.13 exports, and files that do not say). A graph opens under it.
+RuleSet rulesOfRecording(const JointGraph& graph);
+
+} // namespace remat
