@@ -3,7 +3,7 @@
 #include "cli/commands.h"
 #include "cli/format.h"
 #include "cli/partition_options_from_args.h"
-#include "explain/recorded_plan.h"
+#include "explain/recorded_comparison.h"
 #include "graph/checkpoint_policy.h"
 #include "io/file_text.h"
 #include "io/graph_loader.h"
@@ -11,7 +11,6 @@
 #include "io/plan_script.h"
 #include "partition/partitioner.h"
 
-#include <algorithm>
 #include <chrono>
 #include <map>
 #include <ostream>
@@ -21,28 +20,15 @@ namespace {
 
 void printComparison(const JointGraph& graph, const PartitionResult& result, std::ostream& out)
 {
-    const auto plan = findRecordedPlan(graph, result.options);
-    if (!plan)
+    const auto comparison = compareWithRecorded(graph, result);
+    if (!comparison)
         return;
-    const RecordedPartition* recorded = plan->recorded;
-    std::vector<std::string> ours;
-    for (NodeId n : result.savedValues)
-        ours.push_back(graph.node(n).name);
-    std::vector<std::string> theirs = recorded->savedValues;
-    std::sort(ours.begin(), ours.end());
-    std::sort(theirs.begin(), theirs.end());
-    std::vector<std::string> onlyOurs;
-    std::vector<std::string> onlyTheirs;
-    std::set_difference(ours.begin(), ours.end(), theirs.begin(), theirs.end(), std::back_inserter(onlyOurs));
-    std::set_difference(theirs.begin(), theirs.end(), ours.begin(), ours.end(), std::back_inserter(onlyTheirs));
+    const RecordedPartition* recorded = comparison->plan.recorded;
     out << pad("PyTorch", 12) << graph.recordedTorchVersion() << " recorded " << recorded->savedValues.size()
         << " saved values";
     if (recorded->seconds)
         out << " in " << formatSeconds(*recorded->seconds);
-    if (onlyOurs.empty() && onlyTheirs.empty())
-        out << ": identical\n";
-    else
-        out << ": " << onlyOurs.size() << " only ours, " << onlyTheirs.size() << " only PyTorch's\n";
+    out << ": " << describeDifferences(graph, *comparison) << "\n";
 }
 
 void printSummary(const JointGraph& graph, const PartitionResult& result, double loadSeconds, std::ostream& out)

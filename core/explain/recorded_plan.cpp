@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "explain/recorded_plan.h"
 
+#include "analysis/recording_rules.h"
 #include "budget/region_budget.h"
 #include "graph/error.h"
 
@@ -13,11 +14,10 @@ namespace {
 
 constexpr std::string_view kBudgetPrefix = "memory_budget_";
 
-/// The rules a file's records follow: torch 1.x decided under 1.13's, 2.x under the newest.
+/// The rules a file's records follow: torch 1.x decided under 1.13's, 2.x under 2.14's.
 RuleSet recordedRules(const JointGraph& graph)
 {
-    const std::string& version = graph.recordedTorchVersion();
-    return version.empty() || version.starts_with("1.") ? RuleSet::Torch113 : RuleSet::Newest;
+    return rulesOfRecording(graph);
 }
 
 /// The budget a "memory_budget_<b>" record was made under.

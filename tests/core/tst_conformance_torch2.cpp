@@ -3,6 +3,7 @@
 // make the decisions 2.14 recorded: min-cut, default_partition and every activation memory budget.
 #include "budget/budget_session.h"
 #include "conformance_support.h"
+#include "explain/recorded_comparison.h"
 #include "graph/error.h"
 #include "io/joint_graph_reader.h"
 #include "partition/partitioner.h"
@@ -13,6 +14,7 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 
 using namespace remat;
@@ -143,12 +145,13 @@ private slots:
         const RecordedPartition* expected = graph.recordedPartition(recorded.toStdString());
 
         PartitionResult result;
+        std::optional<double> budget;
         try {
             if (recorded.startsWith(QLatin1String(kBudgetPrefix))) {
                 bool ok = false;
-                const double budget = recorded.mid(int(std::string_view(kBudgetPrefix).size())).toDouble(&ok);
+                budget = recorded.mid(int(std::string_view(kBudgetPrefix).size())).toDouble(&ok);
                 QVERIFY2(ok, "the recording's key names no budget");
-                result = budgetSession(path).plan(budget).result;
+                result = budgetSession(path).plan(*budget).result;
             } else {
                 PartitionOptions options;
                 options.rules = RuleSet::Torch214;
@@ -175,6 +178,11 @@ private slots:
             QVERIFY2(sorted(saved) == sorted(expected->savedValues),
                 setDifference(saved, expected->savedValues).constData());
         }
+        // The comparison the command line and the app show picks this very recording: identical.
+        const auto comparison = compareWithRecorded(graph, result, budget);
+        QVERIFY2(comparison && comparison->plan.key == recorded.toStdString(),
+            missingRecordedPlanMessage(graph, result.options, budget).c_str());
+        QVERIFY2(comparison->identical(), describeDifferences(graph, *comparison).c_str());
         const auto sym = names(graph, result.savedSymNodes);
         QVERIFY2(sorted(sym) == sorted(expected->savedSymNodes),
             ("sym nodes " + setDifference(sym, expected->savedSymNodes)).constData());

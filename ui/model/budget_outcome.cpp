@@ -5,27 +5,9 @@
 #include "graph/error.h"
 #include "model/budget_session_cache.h"
 
-#include <charconv>
 #include <chrono>
-#include <string_view>
 
 namespace remat::ui {
-
-QString budgetReferenceKey(const JointGraph& graph, double budget)
-{
-    // Matched by value: the exporter writes "memory_budget_0" (Python's :g) where pythonFloat says "0.0".
-    constexpr std::string_view kPrefix = "memory_budget_";
-    for (const auto& [key, recorded] : graph.recorded()) {
-        if (!key.starts_with(kPrefix))
-            continue;
-        const std::string_view suffix = std::string_view(key).substr(kPrefix.size());
-        double recordedBudget = 0; // from_chars: the same in every locale
-        const auto [end, ec] = std::from_chars(suffix.data(), suffix.data() + suffix.size(), recordedBudget);
-        if (ec == std::errc() && end == suffix.data() + suffix.size() && recordedBudget == budget)
-            return QString::fromStdString(key);
-    }
-    return {};
-}
 
 PartitionOutcomePtr runBudgetPartition(const LoadedGraphPtr& graph, BudgetSessionCache& sessions,
     const PartitionOptions& options, const BudgetSettings& settings, std::uint64_t generation)
@@ -67,7 +49,7 @@ PartitionOutcomePtr runBudgetPartition(const LoadedGraphPtr& graph, BudgetSessio
     }
     outcome->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     outcome->budget = budget;
-    describePartition(*outcome, *graph, budgetReferenceKey(graph->graph, budget->plan->budget));
+    describePartition(*outcome, *graph, budget->plan->budget);
     return outcome;
 }
 

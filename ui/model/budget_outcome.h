@@ -28,9 +28,6 @@ struct BudgetOutcome {
     double sessionSeconds = 0; ///< building that session, when this run built it; else 0
 };
 
-/// The recorded PyTorch plan for this budget ("memory_budget_0.3"), if the file has one.
-QString budgetReferenceKey(const JointGraph& graph, double budget);
-
 /// Plans `settings.budget` with the cached session for the graph, the options' tags and the
 /// settings (built if they changed), simulating the peak memory. Never throws: failures come back
 /// in `error` with the core's message. The outcome's options are the forced ones (min-cut, newest).

@@ -1,29 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "model/partition_outcome.h"
 
+#include "explain/recorded_comparison.h"
 #include "graph/error.h"
 #include "partition/partitioner.h"
 
 #include <chrono>
 
 namespace remat::ui {
-
-QString referenceKeyFor(const JointGraph& graph, const PartitionOptions& options)
-{
-    std::vector<std::string> candidates;
-    if (options.partitioner == PartitionerKind::Default) {
-        candidates = {"default"};
-    } else if (options.compiler == OpListCompiler::Inductor) {
-        candidates = {"min_cut_inductor", "min_cut"};
-    } else {
-        candidates = {"min_cut"};
-    }
-    for (const auto& key : candidates) {
-        if (graph.recordedPartition(key))
-            return QString::fromStdString(key);
-    }
-    return {};
-}
 
 PartitionOutcomePtr runPartition(const LoadedGraph& loaded, const PartitionOptions& options, std::uint64_t generation)
 {
@@ -42,11 +26,11 @@ PartitionOutcomePtr runPartition(const LoadedGraph& loaded, const PartitionOptio
         return outcome;
     }
     outcome->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    describePartition(*outcome, loaded, referenceKeyFor(graph, options));
+    describePartition(*outcome, loaded);
     return outcome;
 }
 
-void describePartition(PartitionOutcome& outcome, const LoadedGraph& loaded, const QString& referenceKey)
+void describePartition(PartitionOutcome& outcome, const LoadedGraph& loaded, std::optional<double> budget)
 {
     const JointGraph& graph = loaded.graph;
     const PartitionResult& r = *outcome.result;
@@ -73,26 +57,20 @@ void describePartition(PartitionOutcome& outcome, const LoadedGraph& loaded, con
             flags[i] |= CseMerged;
     }
 
-    if (!referenceKey.isEmpty() && graph.recordedPartition(referenceKey.toStdString()))
-        outcome.referenceKey = referenceKey;
-    if (!outcome.referenceKey.isEmpty()) {
-        const RecordedPartition* ref = graph.recordedPartition(outcome.referenceKey.toStdString());
-        for (const auto& name : ref->savedValues) {
-            const NodeId n = graph.find(name);
-            if (n == kNoNode)
-                continue;
-            mark(n, ReferenceSaved);
-            outcome.referenceSavedBytes += loaded.bytesOf(n);
-        }
-        for (std::size_t i = 0; i < graph.size(); ++i) {
-            const bool ours = flags[i] & Saved;
-            const bool theirs = flags[i] & ReferenceSaved;
-            if (ours && !theirs)
-                outcome.onlyOurs.push_back(static_cast<NodeId>(i));
-            else if (theirs && !ours)
-                outcome.onlyReference.push_back(static_cast<NodeId>(i));
-        }
+    const auto comparison = compareWithRecorded(graph, r, budget);
+    if (!comparison)
+        return;
+    outcome.referenceKey = QString::fromStdString(comparison->plan.key);
+    for (const auto& name : comparison->plan.recorded->savedValues) {
+        const NodeId n = graph.find(name);
+        if (n == kNoNode)
+            continue; // listed in unknownReferenceNames
+        mark(n, ReferenceSaved);
+        outcome.referenceSavedBytes += loaded.bytesOf(n);
     }
+    outcome.onlyOurs = comparison->onlyOurs;
+    outcome.onlyReference = comparison->onlyRecorded;
+    outcome.unknownReferenceNames = comparison->unknownNames;
 }
 
 } // namespace remat::ui

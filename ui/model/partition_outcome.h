@@ -38,6 +38,7 @@ struct PartitionOutcome {
     QString referenceKey;              ///< the recorded partition compared against, empty if none
     std::vector<NodeId> onlyOurs;      ///< saved by us, not by the reference
     std::vector<NodeId> onlyReference; ///< saved by the reference, not by us
+    std::vector<std::string> unknownReferenceNames; ///< recorded saved values the graph lacks
     std::int64_t referenceSavedBytes = 0;
     double seconds = 0; ///< wall time of partitionGraph (of the budget plan)
     /// The memory-budget partitioner's plan and numbers; null for the other partitioners.
@@ -50,13 +51,10 @@ struct PartitionOutcome {
 
 using PartitionOutcomePtr = std::shared_ptr<const PartitionOutcome>;
 
-/// Which recorded PyTorch partition matches these options ("min_cut", "min_cut_inductor",
-/// "default"), or empty when the file has none.
-QString referenceKeyFor(const JointGraph& graph, const PartitionOptions& options);
-
-/// Fills the per-node view of `outcome.result` (flags, bans) and compares it with the recorded
-/// partition `referenceKey` (when the file has it).
-void describePartition(PartitionOutcome& outcome, const LoadedGraph& graph, const QString& referenceKey);
+/// Fills the per-node view of `outcome.result` (flags, bans) and compares it with PyTorch's decision
+/// recorded for the same options (and `budget` for a memory-budget plan), when the file has it.
+void describePartition(
+    PartitionOutcome& outcome, const LoadedGraph& graph, std::optional<double> budget = std::nullopt);
 
 /// Runs the partitioner and derives the per-node view of its result. Never throws: a failure is
 /// returned in `error` with the core's message.

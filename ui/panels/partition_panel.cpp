@@ -5,6 +5,7 @@
 
 #include "document/graph_document.h"
 #include "document/node_selection.h"
+#include "explain/recorded_plan.h"
 #include "model/budget_text.h"
 #include "model/decision_text.h"
 #include "model/node_text.h"
@@ -278,7 +279,14 @@ void PartitionPanel::onPartitionChanged()
     m_tabs->setTabText(2, tr("Banned (%1)").arg(r.banned.size()));
 
     if (outcome->referenceKey.isEmpty()) {
-        m_reference->setText(tr("The file has no PyTorch decision to compare with."));
+        // Why there is none, without the file's path: "PyTorch's recorded decisions were made without tags…".
+        const std::optional<double> budget
+            = outcome->budget ? std::optional<double>(outcome->budget->plan->budget) : std::nullopt;
+        std::string why = missingRecordedPlanMessage(graph->graph, outcome->options, budget);
+        if (why.starts_with(graph->graph.filePath() + ": "))
+            why.erase(0, graph->graph.filePath().size() + 2);
+        m_reference->setText(
+            tr("No PyTorch decision to compare with: %1.").arg(QString::fromStdString(why).toHtmlEscaped()));
         m_differencesOnly->setEnabled(false);
     } else {
         m_differencesOnly->setEnabled(true);
@@ -286,13 +294,24 @@ void PartitionPanel::onPartitionChanged()
                                 .arg(QString::fromStdString(graph->graph.recordedTorchVersion()), outcome->referenceKey);
         const RecordedPartition* ref = graph->graph.recordedPartition(outcome->referenceKey.toStdString());
         const QString theirs = tr("%1 saved · %2").arg(ref->savedValues.size()).arg(formatBytes(outcome->referenceSavedBytes));
-        if (outcome->onlyOurs.empty() && outcome->onlyReference.empty())
+        if (outcome->onlyOurs.empty() && outcome->onlyReference.empty()
+            && outcome->unknownReferenceNames.empty()) {
             m_reference->setText(tr("%1: %2 — <span style='color:#1a7f37'><b>same saved set</b></span>").arg(who, theirs));
-        else
-            m_reference->setText(tr("%1: %2 — <span style='color:#9a6b00'><b>differs</b>: %3 only ours, %4 only PyTorch's</span>")
+        } else {
+            QString unknown;
+            if (!outcome->unknownReferenceNames.empty())
+                unknown
+                    = tr(", %n recorded name(s) not in the graph (%1)", nullptr,
+                        static_cast<int>(outcome->unknownReferenceNames.size()))
+                          .arg(
+                              QString::fromStdString(outcome->unknownReferenceNames.front()).toHtmlEscaped());
+            m_reference->setText(tr("%1: %2 — <span style='color:#9a6b00'><b>differs</b>: %3 only ours, %4 "
+                                    "only PyTorch's%5</span>")
                                      .arg(who, theirs)
                                      .arg(outcome->onlyOurs.size())
-                                     .arg(outcome->onlyReference.size()));
+                                     .arg(outcome->onlyReference.size())
+                                     .arg(unknown));
+        }
     }
     QString method = optionsDescription(outcome->options);
     QString time = tr("%1 ms").arg(outcome->seconds * 1000, 0, 'f', 1);

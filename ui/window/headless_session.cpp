@@ -190,7 +190,7 @@ void HeadlessSession::showPlanFile()
         auto outcome = std::make_shared<PartitionOutcome>();
         outcome->options = doc->partitionOptions();
         outcome->result = std::make_shared<const PartitionResult>(readPlanResult(runner, m_options.plan.toStdString(), outcome->options));
-        describePartition(*outcome, *graph, referenceKeyFor(graph->graph, outcome->options));
+        describePartition(*outcome, *graph);
         doc->showPlan(std::move(outcome));
     } catch (const std::exception& e) {
         fail(QString::fromUtf8(e.what()));

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+#include "explain/recorded_comparison.h"
+
+#include "partition/partition_result.h"
+
+namespace remat {
+namespace {
+
+/// "2 only ours (a, b)": the count, a noun, and the first `listed` names.
+std::string part(std::size_t count, const std::string& what, const std::vector<std::string>& names, std::size_t listed)
+{
+    std::string text = std::to_string(count) + " " + what + " (";
+    for (std::size_t i = 0; i < names.size() && i < listed; ++i)
+        text += (i ? ", " : "") + names[i];
+    return text + (names.size() > listed ? ", …)" : ")");
+}
+
+std::vector<std::string> namesOf(const JointGraph& graph, const std::vector<NodeId>& nodes)
+{
+    std::vector<std::string> names;
+    names.reserve(nodes.size());
+    for (NodeId n : nodes)
+        names.push_back(graph.node(n).name);
+    return names;
+}
+
+} // namespace
+
+std::optional<RecordedComparison> compareWithRecorded(
+    const JointGraph& graph, const PartitionResult& result, std::optional<double> budget)
+{
+    const auto plan = findRecordedPlan(graph, result.options, budget);
+    if (!plan)
+        return std::nullopt;
+    RecordedComparison comparison {*plan, {}, {}, {}};
+    std::vector<char> recorded(graph.size(), 0);
+    for (const std::string& name : plan->recorded->savedValues) {
+        const NodeId n = graph.find(name);
+        if (n == kNoNode)
+            comparison.unknownNames.push_back(name);
+        else
+            recorded[static_cast<std::size_t>(n)] = 1;
+    }
+    std::vector<char> ours(graph.size(), 0);
+    for (NodeId n : result.savedValues)
+        ours[static_cast<std::size_t>(n)] = 1;
+    for (std::size_t i = 0; i < graph.size(); ++i) {
+        if (ours[i] && !recorded[i])
+            comparison.onlyOurs.push_back(static_cast<NodeId>(i));
+        else if (recorded[i] && !ours[i])
+            comparison.onlyRecorded.push_back(static_cast<NodeId>(i));
+    }
+    return comparison;
+}
+
+std::string describeDifferences(const JointGraph& graph, const RecordedComparison& comparison, std::size_t listed)
+{
+    if (comparison.identical())
+        return "identical";
+    std::vector<std::string> parts;
+    if (!comparison.onlyOurs.empty())
+        parts.push_back(part(comparison.onlyOurs.size(), "only ours", namesOf(graph, comparison.onlyOurs), listed));
+    if (!comparison.onlyRecorded.empty())
+        parts.push_back(
+            part(comparison.onlyRecorded.size(), "only PyTorch's", namesOf(graph, comparison.onlyRecorded), listed));
+    if (!comparison.unknownNames.empty()) {
+        const std::size_t count = comparison.unknownNames.size();
+        parts.push_back(part(count, count == 1 ? "recorded name not in the graph" : "recorded names not in the graph",
+            comparison.unknownNames, listed));
+    }
+    std::string text;
+    for (std::size_t i = 0; i < parts.size(); ++i)
+        text += (i ? ", " : "") + parts[i];
+    return text;
+}
+
+} // namespace remat

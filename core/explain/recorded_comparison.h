@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "explain/recorded_plan.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace remat {
+
+struct PartitionResult;
+
+/// A plan's saved values against PyTorch's decision recorded for the same rules, op list and
+/// budget. The one comparison the command line, the app and the tests use.
+struct RecordedComparison {
+    RecordedPlan plan;
+    std::vector<NodeId> onlyOurs;          ///< saved by the plan, not by PyTorch (graph order)
+    std::vector<NodeId> onlyRecorded;      ///< saved by PyTorch, not by the plan (graph order)
+    std::vector<std::string> unknownNames; ///< recorded saved values the graph has no node for
+
+    bool identical() const { return onlyOurs.empty() && onlyRecorded.empty() && unknownNames.empty(); }
+};
+
+/// Compares with the recording findRecordedPlan picks for the plan's options (and `budget` for a
+/// memory-budget plan); nullopt when the file records none for them (missingRecordedPlanMessage
+/// says why). Never falls back to a recording made another way.
+std::optional<RecordedComparison> compareWithRecorded(
+    const JointGraph& graph, const PartitionResult& result, std::optional<double> budget = std::nullopt);
+
+/// "identical", or "2 only ours (a, b), 1 only PyTorch's (c), 1 recorded name not in the graph (d)",
+/// naming at most `listed` nodes per part.
+std::string describeDifferences(const JointGraph& graph, const RecordedComparison& comparison, std::size_t listed = 5);
+
+} // namespace remat
