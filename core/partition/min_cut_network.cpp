@@ -65,8 +65,10 @@ std::string SplitNodeNetwork::describeInfinitePath(const std::vector<int>& path)
         const int to = path[i + 1];
         if (from == FlowNetwork::kSource && to >= 2) {
             const NodeId n = nodeAt(to);
-            const auto ban = std::find_if(m_banned.begin(), m_banned.end(), [&](const BannedNode& b) { return b.node == n; });
-            constraintsOf(n).push_back("cannot recompute" + (ban != m_banned.end() ? ": " + ban->reason : std::string()));
+            const auto ban = std::find_if(
+                m_banned.begin(), m_banned.end(), [&](const BannedNode& b) { return b.node == n; });
+            constraintsOf(n).push_back(
+                "cannot recompute" + (ban != m_banned.end() ? ": " + ban->reason : std::string()));
         } else if (from >= 2 && to == from + 1 && from % 2 == 0) {
             const NodeId n = nodeAt(from);
             const bool tensor = m_graph.node(n).valueKind == ValueKind::Tensor;
@@ -74,7 +76,8 @@ std::string SplitNodeNetwork::describeInfinitePath(const std::vector<int>& path)
         } else if (from >= 2 && to == FlowNetwork::kSink) {
             const NodeId n = nodeAt(from);
             const auto why = m_whyInBackward.find(n);
-            constraintsOf(n).push_back((from % 2 == 0 ? "must be computed in the backward" : "must be available in the backward")
+            constraintsOf(n).push_back(
+                (from % 2 == 0 ? "must be computed in the backward" : "must be available in the backward")
                 + (why != m_whyInBackward.end() ? ": " + why->second : std::string()));
         } else if (from >= 2) {
             constraintsOf(nodeAt(from));

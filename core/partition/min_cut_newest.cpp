@@ -164,7 +164,8 @@ MinCutNetworkBuild buildMinCutNetworkNewest(const MinCutProblem& problem, const 
             network.outToSink(n); // a gradient that only needs to be available: it may be saved
         }
         if (problem.mustRecompute(n)) {
-            network.inToSink(n, "tagged " + std::string(checkpointPolicyName(problem.tags[static_cast<std::size_t>(n)])));
+            network.inToSink(
+                n, "tagged " + std::string(checkpointPolicyName(problem.tags[static_cast<std::size_t>(n)])));
             continue;
         }
         if (isPrimalNewest(joint, n))

@@ -53,7 +53,8 @@ QJsonObject scenario(const QString& program, int index)
 /// a_out -> b_in -> sink": the nodes along it, in order.
 std::vector<QString> minCutPath(const QString& message)
 {
-    const auto match = QRegularExpression(QStringLiteral("\\[Debug: min-cut path\\] ([^\\n]*)")).match(message);
+    const auto match
+        = QRegularExpression(QStringLiteral("\\[Debug: min-cut path\\] ([^\\n]*)")).match(message);
     std::vector<QString> nodes;
     if (!match.hasMatch())
         return nodes;
@@ -153,14 +154,16 @@ class TestUserTagsVsTorch214 : public QObject {
 private slots:
     void casesAreThere()
     {
-        QVERIFY2(!cases().isEmpty(), qPrintable(dataDir() + QStringLiteral("/cases.json is missing or not JSON")));
+        QVERIFY2(
+            !cases().isEmpty(), qPrintable(dataDir() + QStringLiteral("/cases.json is missing or not JSON")));
         QVERIFY2(cases()[QStringLiteral("torch_version")].toString().startsWith(QLatin1String("2.14.")),
             "cases.json was not made by PyTorch 2.14");
         int count = 0;
         int refused = 0;
         const QJsonObject programs = cases()[QStringLiteral("programs")].toObject();
         for (auto it = programs.begin(); it != programs.end(); ++it) {
-            const QString file = dataDir() + QLatin1Char('/') + it->toObject()[QStringLiteral("file")].toString();
+            const QString file
+                = dataDir() + QLatin1Char('/') + it->toObject()[QStringLiteral("file")].toString();
             QVERIFY2(QFile::exists(file), qPrintable(file + QStringLiteral(" is missing")));
             for (const auto& row : it->toObject()[QStringLiteral("scenarios")].toArray()) {
                 ++count;
@@ -179,7 +182,8 @@ private slots:
         for (auto it = programs.begin(); it != programs.end(); ++it) {
             const QJsonArray rows = it->toObject()[QStringLiteral("scenarios")].toArray();
             for (int i = 0; i < rows.size(); ++i)
-                QTest::addRow("%s: %s", qPrintable(it.key()), qPrintable(rows[i][QStringLiteral("name")].toString()))
+                QTest::addRow(
+                    "%s: %s", qPrintable(it.key()), qPrintable(rows[i][QStringLiteral("name")].toString()))
                     << it.key() << i;
         }
     }
@@ -191,7 +195,8 @@ private slots:
         const QJsonObject row = scenario(program, index);
         const QJsonObject torch = row[QStringLiteral("torch")].toObject();
         const QString status = torch[QStringLiteral("status")].toString();
-        QVERIFY2(status == QLatin1String("ok") || status == QLatin1String("error"), "no outcome of 2.14 recorded");
+        QVERIFY2(
+            status == QLatin1String("ok") || status == QLatin1String("error"), "no outcome of 2.14 recorded");
         const QString file = cases()[QStringLiteral("programs")][program][QStringLiteral("file")].toString();
         const JointGraph& graph = loadedOnce(dataDir() + QLatin1Char('/') + file);
 
@@ -229,7 +234,8 @@ private slots:
 
         if (status == QLatin1String("ok")) {
             QVERIFY2(ours, ("2.14 plans, but we refuse: " + ourError).c_str());
-            QVERIFY2(dropNote().empty(), ("2.14 plans with every tag, but we dropped some: " + dropNote()).c_str());
+            QVERIFY2(dropNote().empty(),
+                ("2.14 plans with every tag, but we dropped some: " + dropNote()).c_str());
             std::vector<std::string> expected;
             for (const auto& v : torch[QStringLiteral("saved_values")].toArray())
                 expected.push_back(v.toString().toStdString());
@@ -239,7 +245,8 @@ private slots:
             const auto saved = names(graph, ours->savedValues);
             QVERIFY2(sorted(saved) == sorted(expected), setDifference(saved, expected).constData());
             const auto sym = names(graph, ours->savedSymNodes);
-            QVERIFY2(sorted(sym) == sorted(expectedSym), ("sym nodes " + setDifference(sym, expectedSym)).constData());
+            QVERIFY2(sorted(sym) == sorted(expectedSym),
+                ("sym nodes " + setDifference(sym, expectedSym)).constData());
             ++tally().sameSaved;
             return;
         }
@@ -249,11 +256,13 @@ private slots:
         QVERIFY2(!message.isEmpty(), "2.14's refusal has no message");
         if (!ours) {
             const auto path = minCutPath(message);
-            QVERIFY2(message.contains(QLatin1String("cannot be saved AND cannot be recomputed")) && !path.empty(),
+            QVERIFY2(
+                message.contains(QLatin1String("cannot be saved AND cannot be recomputed")) && !path.empty(),
                 qPrintable(QStringLiteral("we refuse, but 2.14 fails for another reason: ") + message));
             QVERIFY2(ourError.find("neither saved nor recomputed") != std::string::npos, ourError.c_str());
             QVERIFY2(namesInOrder(ourError, path),
-                ("our refusal does not name 2.14's conflict (" + QStringList(path.begin(), path.end()).join(QStringLiteral(" -> "))
+                ("our refusal does not name 2.14's conflict ("
+                    + QStringList(path.begin(), path.end()).join(QStringLiteral(" -> "))
                     + QStringLiteral("): ") + QString::fromStdString(ourError))
                     .toUtf8()
                     .constData());
@@ -277,7 +286,9 @@ private slots:
         QVERIFY2(!note.empty(), "2.14 refuses, but we planned without saying which tags we did not apply");
         bool named = false;
         for (auto it = tags.begin(); it != tags.end(); ++it)
-            named = named || (findName(note, it.key().toStdString()) != std::string::npos && message.contains(it.key()));
+            named = named
+                || (findName(note, it.key().toStdString()) != std::string::npos
+                    && message.contains(it.key()));
         QVERIFY2(named, ("the note names no tag that 2.14's refusal names: " + note).c_str());
         ++tally().droppedWhere214Refused;
     }
