@@ -241,7 +241,9 @@ BudgetDecision BudgetPlanner::decide(double budget) const
     }
     const Shared& k = knapsackInputs();
     if (k.items.empty()) {
-        d.stage = BudgetStage::MustSaveOnly;
+        // Nothing left for the knapsack to trade (every candidate is MUST_SAVE or pinned): 2.14
+        // returns the aggressive cut, which is the knapsack's with an empty dont_ban.
+        d.stage = BudgetStage::Aggressive;
         return d;
     }
     d.stage = BudgetStage::Knapsack;

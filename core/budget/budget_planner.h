@@ -26,8 +26,8 @@ enum class BudgetStage {
     KeepInputs, ///< budget 0: save the inputs only (and values pinned to the forward), recompute the rest
     RuntimeOptimal, ///< budget 1 (or nothing to trade): the plain min-cut
     MoreAggressive, ///< the min-cut without the three fusion heuristics fits
-    Aggressive, ///< the min-cut with the deny-list instead of the allow-list fits
-    MustSaveOnly, ///< no knapsack candidates: the inputs and the MUST_SAVE nodes
+    Aggressive, ///< the min-cut with the deny-list fits, or no knapsack candidates are left
+    MustSaveOnly, ///< no longer chosen (2.14 returns the aggressive cut when no candidates are left)
     Knapsack, ///< the knapsack chose which banned nodes to recompute
 };
 std::string_view stageName(BudgetStage stage);

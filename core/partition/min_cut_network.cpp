@@ -24,9 +24,11 @@ void SplitNodeNetwork::ban(NodeId n, std::string reason)
     m_banned.push_back({n, std::move(reason)});
 }
 
-void SplitNodeNetwork::inToSink(NodeId n)
+void SplitNodeNetwork::inToSink(NodeId n, std::string why)
 {
     m_network.addInfiniteEdge(in(n), FlowNetwork::kSink);
+    if (!why.empty())
+        m_whyInBackward.try_emplace(n, std::move(why));
 }
 
 void SplitNodeNetwork::outToSink(NodeId n)
@@ -49,16 +51,43 @@ void SplitNodeNetwork::dataEdge(NodeId from, NodeId user)
 
 std::string SplitNodeNetwork::describeInfinitePath(const std::vector<int>& path) const
 {
+    // "a (cannot recompute: ...; cannot save: ...) -> b (must be computed in the backward: ...)":
+    // the nodes along the path with the constraint each edge stands for, as PyTorch 2.x lists them.
+    std::vector<std::pair<NodeId, std::vector<std::string>>> nodes;
+    const auto nodeAt = [&](int v) { return m_graph.order()[static_cast<std::size_t>((v - 2) / 2)]; };
+    const auto constraintsOf = [&](NodeId n) -> std::vector<std::string>& {
+        if (nodes.empty() || nodes.back().first != n)
+            nodes.push_back({n, {}});
+        return nodes.back().second;
+    };
+    for (std::size_t i = 0; i + 1 < path.size(); ++i) {
+        const int from = path[i];
+        const int to = path[i + 1];
+        if (from == FlowNetwork::kSource && to >= 2) {
+            const NodeId n = nodeAt(to);
+            const auto ban = std::find_if(
+                m_banned.begin(), m_banned.end(), [&](const BannedNode& b) { return b.node == n; });
+            constraintsOf(n).push_back(
+                "cannot recompute" + (ban != m_banned.end() ? ": " + ban->reason : std::string()));
+        } else if (from >= 2 && to == from + 1 && from % 2 == 0) {
+            const NodeId n = nodeAt(from);
+            const bool tensor = m_graph.node(n).valueKind == ValueKind::Tensor;
+            constraintsOf(n).push_back(tensor ? "cannot save" : "cannot save: not a tensor");
+        } else if (from >= 2 && to == FlowNetwork::kSink) {
+            const NodeId n = nodeAt(from);
+            const auto why = m_whyInBackward.find(n);
+            constraintsOf(n).push_back(
+                (from % 2 == 0 ? "must be computed in the backward" : "must be available in the backward")
+                + (why != m_whyInBackward.end() ? ": " + why->second : std::string()));
+        } else if (from >= 2) {
+            constraintsOf(nodeAt(from));
+        }
+    }
     std::string text;
-    NodeId previous = kNoNode;
-    for (int v : path) {
-        if (v < 2)
-            continue;
-        const NodeId n = m_graph.order()[static_cast<std::size_t>((v - 2) / 2)];
-        if (n == previous)
-            continue;
-        previous = n;
+    for (const auto& [n, constraints] : nodes) {
         text += (text.empty() ? "" : " -> ") + m_graph.node(n).name;
+        for (std::size_t k = 0; k < constraints.size(); ++k)
+            text += (k == 0 ? " (" : "; ") + constraints[k] + (k + 1 == constraints.size() ? ")" : "");
     }
     return text;
 }

@@ -5,6 +5,8 @@
 #include "partition/partition_result.h"
 #include "partition/work_graph.h"
 
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace remat {
@@ -25,7 +27,8 @@ public:
     bool isBanned(NodeId n) const { return m_hasSourceEdge[static_cast<std::size_t>(n)] != 0; }
     /// The banned nodes in the order they were banned, as PyTorch's banned_nodes.
     const std::vector<BannedNode>& banned() const { return m_banned; }
-    void inToSink(NodeId n);    ///< X must be computed in the backward
+    /// X must be computed in the backward; `why` (a recompute tag, say) explains a failed cut.
+    void inToSink(NodeId n, std::string why = {});
     void outToSink(NodeId n);   ///< X must be available in the backward
     void saveEdge(NodeId n, std::int64_t capacity); ///< X_in -> X_out; PartitionResult::kInfiniteWeight = inf
     void dataEdge(NodeId from, NodeId user);        ///< X_out -> U_in, infinite
@@ -47,6 +50,7 @@ private:
     FlowNetwork m_network;
     std::vector<char> m_hasSourceEdge;
     std::vector<BannedNode> m_banned;
+    std::unordered_map<NodeId, std::string> m_whyInBackward;
 };
 
 } // namespace remat

@@ -2,6 +2,7 @@
 #include "analysis/node_roles.h"
 #include "analysis/placement.h"
 #include "analysis/tensor_size.h"
+#include "graph/checkpoint_policy.h"
 #include "partition/min_cut.h"
 #include "partition/min_cut_network.h"
 
@@ -157,13 +158,14 @@ MinCutNetworkBuild buildMinCutNetworkNewest(const MinCutProblem& problem, const 
             continue;
         if (classes.isRequiredBw(n)) {
             if (classes.tangentClosure[static_cast<std::size_t>(n)]) {
-                network.inToSink(n); // must be computed in the backward
+                network.inToSink(n, "required for a gradient");
                 continue;
             }
             network.outToSink(n); // a gradient that only needs to be available: it may be saved
         }
         if (problem.mustRecompute(n)) {
-            network.inToSink(n);
+            network.inToSink(
+                n, "tagged " + std::string(checkpointPolicyName(problem.tags[static_cast<std::size_t>(n)])));
             continue;
         }
         if (isPrimalNewest(joint, n))
