@@ -6,7 +6,7 @@ selective-checkpointing policy.
     REMAT_EXPLORER=build/app/remat-explorer python3 tests/python/test_torch2_end_to_end.py
 
 Runs on the host (standard library only): the PyTorch steps (tests/python/torch2_steps.py) run in
-the 2.14 chroot through TORCH2_ENV (default /work/shared/tools/torch2-env.sh, already set up) and
+the 2.14 chroot through TORCH2_ENV (default ../shared/tools/torch2-env.sh, already set up) and
 remat-explorer runs here, as the chroot has no Qt.  Prints one PASS or FAIL line per check; exits 1
 when any check fails or a step cannot run (nothing here skips: scripts/torch2-end-to-end.sh decides
 whether the chroot can be set up at all).
@@ -21,7 +21,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-TORCH2_ENV = os.environ.get("TORCH2_ENV", "/work/shared/tools/torch2-env.sh")
+TORCH2_ENV = os.environ.get(
+    "TORCH2_ENV", os.path.join(os.environ.get("REMAT_SHARED_DIR") or os.path.join(ROOT, "..", "shared"), "tools", "torch2-env.sh"))
 GRAD_TOLERANCE = 1e-5
 failures = []
 
