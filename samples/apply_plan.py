@@ -12,11 +12,13 @@ A plan is the JSON that `remat-explorer partition GRAPH.json -o PLAN.json` write
 joint-graph node names: export_joint_graph.py must have exported the same model with the same
 input shapes and the same torch, so that FX assigns the same names.
 
-The partition_fn applies what 1.13's min-cut partitioner applies before cutting (dead-code
-elimination, then functorch's fx_graph_cse, which keeps the first node's name), resolves the
+The partition_fn applies dead-code elimination and, for min-cut plans only, the CSE min-cut runs
+before cutting (PyTorch's fx_graph_cse, which keeps the first node's name), resolves the
 saved names, checks that the plan fits, and splits the graph with PyTorch's own
 _extract_fwd_bwd_modules (recomputation = every forward node the backward needs and can rebuild
-from the saved values).  Mismatches raise PlanError on the first call.
+from the saved values; on 2.x, recomputed random ops of checkpoint regions replay their RNG state
+as min-cut makes them).  Mismatches raise PlanError on the first call.  --sac-policy writes a plan
+as a selective-checkpointing context_fn (torch 2.x) where a policy can express it.
 
 Run with an interpreter that can import torch (on Debian: /usr/bin/python3).
 """

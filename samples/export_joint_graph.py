@@ -12,7 +12,8 @@ Public API:
 On torch 1.13 the graph comes from functorch's aot_function/aot_module with a partition_fn that
 captures the joint module; PyTorch's own partitioners are then re-run on copies of it to record
 their decisions under "reference".  On torch 2.x it comes from torch.compile with an aot_autograd
-backend (see the _capture_2x section; it cannot be exercised on a 1.13 machine).
+backend whose partition_fn keeps a copy and stops the compilation (see the _capture_2x section;
+tested under 2.14 by tests/python/test_torch2_end_to_end.py and torch2_oracle_programs.py).
 """
 import argparse
 import contextlib
