@@ -26,7 +26,8 @@ fi
 
 log=$(mktemp)
 if ! "$env_sh" setup >"$log" 2>&1; then
-  echo "SKIPPED: torch 2.14 end-to-end: the chroot cannot be set up now: $(grep -v '^$' "$log" | tail -n 2 | tr '\n' ' ')"
+  reason=$(grep -v '^$' "$log" | tail -n 2 | tr '\n' ' ')
+  echo "SKIPPED: torch 2.14 end-to-end: the chroot cannot be set up now: $reason"
   rm -f "$log"; exit 0
 fi
 echo "torch 2.14 end-to-end: $(tail -n 1 "$log")"

@@ -11,6 +11,7 @@ import unittest
 import torch
 
 from common import apply_plan, ejg, replay, tiny, TinyCheckpointed
+import sac_policy  # noqa: E402,I100  (samples/ is on sys.path once common is imported)
 
 PlanError = apply_plan.PlanError
 
@@ -162,7 +163,7 @@ class SacPolicy(unittest.TestCase):
         plan = dict(self.doc["reference"]["min_cut"])
         region_names = {n["name"] for n in self.doc["nodes"] if "ac_graph_id" in n["meta"]}
         self.assertEqual([r for r in self.doc["extra"]["recomputed_in_bw"]["min_cut"] if r not in region_names], [])
-        table, _notes = apply_plan.sac_policy_table(plan, self.doc)
+        table, _notes = sac_policy.sac_policy_table(plan, self.doc)
         self.assertEqual(len(table), 1)
         region = [n for n in self.doc["nodes"] if n["meta"].get("ac_graph_id") == 1 and n["op"] == "call_function"
                   and n["target"] != "_operator.getitem"]
@@ -175,8 +176,8 @@ class SacPolicy(unittest.TestCase):
     def test_no_regions(self):
         model, inputs = tiny()
         doc = ejg.export_joint_graph(model, inputs, os.path.join(self.tmp.name, "plain.json"))
-        with self.assertRaisesRegex(apply_plan.NotExpressible, "no activation-checkpoint regions"):
-            apply_plan.sac_policy_table(doc["reference"]["min_cut"], doc)
+        with self.assertRaisesRegex(sac_policy.NotExpressible, "no activation-checkpoint regions"):
+            sac_policy.sac_policy_table(doc["reference"]["min_cut"], doc)
 
     def test_command_line_refuses_with_a_message(self):
         plan_path, out = os.path.join(self.tmp.name, "plan.json"), os.path.join(self.tmp.name, "policy.py")

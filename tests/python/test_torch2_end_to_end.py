@@ -21,8 +21,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-TORCH2_ENV = os.environ.get(
-    "TORCH2_ENV", os.path.join(os.environ.get("REMAT_SHARED_DIR") or os.path.join(ROOT, "..", "shared"), "tools", "torch2-env.sh"))
+SHARED = os.environ.get("REMAT_SHARED_DIR") or os.path.join(ROOT, "..", "shared")
+TORCH2_ENV = os.environ.get("TORCH2_ENV", os.path.join(SHARED, "tools", "torch2-env.sh"))
 GRAD_TOLERANCE = 1e-5
 failures = []
 
@@ -173,7 +173,8 @@ def main():
               f"a plan recomputing {bad_node} outside the regions is refused as a SAC policy",
               said[-1] if said else f"exit {res.returncode}, no message")
     if failures:
-        print(f"torch2 end-to-end: FAILED {len(failures)} checks in {time.perf_counter() - start:.0f} s (files in {tmp})")
+        print(f"torch2 end-to-end: FAILED {len(failures)} checks in {time.perf_counter() - start:.0f} s "
+              f"(files in {tmp})")
     else:
         shutil.rmtree(tmp, ignore_errors=True)
         print(f"torch2 end-to-end: all checks passed in {time.perf_counter() - start:.0f} s")
