@@ -12,13 +12,15 @@ Public API:
 On torch 1.13 the graph comes from functorch's aot_function/aot_module with a partition_fn that
 captures the joint module; PyTorch's own partitioners are then re-run on copies of it to record
 their decisions under "reference".  On torch 2.x it comes from torch.compile with an aot_autograd
-backend (see the _capture_2x section; it cannot be exercised on a 1.13 machine).
+backend whose partition_fn keeps a copy and stops the compilation (see the _capture_2x section;
+tested under 2.14 by tests/python/test_torch2_end_to_end.py and torch2_oracle_programs.py).
 """
 import argparse
 import contextlib
 import copy
 import importlib
 import importlib.util
+import inspect
 import json
 import math
 import operator
@@ -395,25 +397,49 @@ def _capture_113(model_or_fn, inputs, decompositions=None, fake_tensors=False):
 
 
 # ---------------------------------------------------------------------------------------------
-# Capture on torch 2.x: torch.compile with an aot_autograd backend (untested on this machine)
+# Capture on torch 2.x: torch.compile with an aot_autograd backend
 # ---------------------------------------------------------------------------------------------
+def _caused_by(exc, kind):
+    """True when exc or an exception it was raised from (dynamo wraps backend errors) is a kind."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, kind):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
 def _capture_2x(model_or_fn, inputs, decompositions=None, fake_tensors=True):   # 2.x always traces fake
     from functorch.compile import nop
     from torch._dynamo.backends.common import aot_autograd
-    from torch._functorch.partitioners import default_partition
+    from torch._guards import TracingContext
+    from torch._subclasses.fake_tensor import unset_fake_temporarily
     box = {}
 
     def partition_fn(joint_module, joint_inputs, **kwargs):
-        box.setdefault("joint", copy.deepcopy(joint_module))
-        box.setdefault("joint_inputs", joint_inputs)
-        box.setdefault("kwargs", dict(kwargs))
-        return default_partition(joint_module, joint_inputs, **kwargs)
+        # aot_autograd calls this with dynamo's FakeTensorMode active: a joint module holding a
+        # real tensor constant (lifted masks, Swin's position index) cannot be copied under it.
+        with unset_fake_temporarily():
+            box["joint"] = copy.deepcopy(joint_module)
+        box["joint_inputs"] = joint_inputs
+        box["kwargs"] = dict(kwargs)
+        # The partitioners need this context (its fake mode, and DCE treats random ops as pure
+        # inside it): compute_reference re-enters it.
+        box["tracing_context"] = TracingContext.try_get()
+        raise _Captured()   # no partitioner here: default_partition raises on some SAC policies
 
     backend = aot_autograd(fw_compiler=nop, bw_compiler=nop, partition_fn=partition_fn,
                            decompositions=decompositions)
     torch._dynamo.reset()
     compiled = torch.compile(model_or_fn, backend=backend, dynamic=False, fullgraph=True)
-    compiled(*inputs)
+    try:
+        compiled(*inputs)
+    except Exception as e:  # noqa: BLE001  (dynamo wraps _Captured in BackendCompilerFailed)
+        if not _caused_by(e, _Captured):
+            raise
+    finally:
+        torch._dynamo.reset()
     if "joint" not in box:
         raise RuntimeError("no joint graph was traced: does any input or parameter require grad?")
     joint, kwargs = box["joint"], box["kwargs"]
@@ -422,7 +448,8 @@ def _capture_2x(model_or_fn, inputs, decompositions=None, fake_tensors=True):   
     return {"joint": joint, "joint_inputs": box["joint_inputs"], "values": values,
             "num_fwd_outputs": kwargs["num_fwd_outputs"],
             "static_lifetime_input_indices": kwargs.get("static_lifetime_input_indices"),
-            "partition_kwargs": kwargs, "producer": f"torch {TORCH_VERSION} torch.compile aot_autograd"}
+            "partition_kwargs": kwargs, "tracing_context": box["tracing_context"],
+            "producer": f"torch {TORCH_VERSION} torch.compile aot_autograd"}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -444,12 +471,27 @@ def _compile_utils():
     return cu
 
 
+@contextlib.contextmanager
+def partitioner_context(cap):
+    """Where aot_autograd runs the partitioners on torch 2.x: inside the compile's TracingContext
+    (min-cut's RNG functionalisation reads the fake mode from it, and DCE inside it drops dead
+    random ops).  No-op on 1.13."""
+    ctx = cap.get("tracing_context")
+    if ctx is None:
+        yield
+        return
+    from torch._guards import tracing
+    with tracing(ctx):
+        yield
+
+
 def _run_partitioner(fn, cap, **extra):
     """One timed call on a private copy (the partitioners mutate their input)."""
     joint = copy.deepcopy(cap["joint"])
-    start = time.perf_counter()
-    fw, bw = fn(joint, cap["joint_inputs"], **cap["partition_kwargs"], **extra)
-    seconds = time.perf_counter() - start
+    with partitioner_context(cap):
+        start = time.perf_counter()
+        fw, bw = fn(joint, cap["joint_inputs"], **cap["partition_kwargs"], **extra)
+        seconds = time.perf_counter() - start
     return fw, bw, seconds
 
 
@@ -460,12 +502,82 @@ def _is_sym(node):
     return not IS_TORCH_1 and isinstance(node.meta.get("val"), _SYM_TYPES)
 
 
-def _decision(fw, bw, num_fwd_outputs, order):
-    """saved values (joint order), fw/bw node lists, from the partitioned modules."""
+def _rng_prims():
+    if IS_TORCH_1:
+        return None, None
+    from torch._prims import rng_prims
+    return rng_prims.run_and_save_rng_state, rng_prims.run_with_rng_state
+
+
+def joint_names(module, joint_by_name):
+    """{node of a partitioned module: its joint-graph name, or None for a node the joint graph lacks}.
+
+    Names alone do not say it: 2.x's RNG functionalisation replaces a recomputed random op by
+    run_and_save_rng_state (forward) / run_with_rng_state (backward) and adds RNG-state nodes that
+    FX names getitem_<k>, which can be the name of an unrelated joint node.  A node keeps its name
+    when the joint node of that name has the same op and target; a wrapper gets the name of the
+    joint random op with the same target and (joint-named) arguments."""
+    save_rng, with_rng = _rng_prims()
+    by_key = {}
+    for j in joint_by_name.values():
+        if j.op == "call_function":
+            by_key.setdefault((j.target, json.dumps(_encode([j.args, j.kwargs]))), j.name)
+    env = {}
+
+    def enc(a):
+        if isinstance(a, fx.Node):
+            return {"node": env.get(a, a.name)}
+        if isinstance(a, (list, tuple)):
+            return [enc(x) for x in a]
+        if isinstance(a, dict):
+            return {str(k): enc(v) for k, v in a.items()}
+        return _encode(a)
+
+    def random_op(target, args, kwargs):
+        return by_key.get((target, json.dumps(enc([tuple(args), kwargs]))))
+
+    for n in module.graph.nodes:
+        j = joint_by_name.get(n.name)
+        name = None
+        # saved values are placeholders of the backward: a placeholder keeps any joint name;
+        # getitems must also take the same item of the same value (RNG states are getitems too)
+        if j is not None and (n.op == "placeholder" or (j.op == n.op and j.target == n.target and (
+                n.target is not operator.getitem or enc(n.args) == _encode(j.args)))):
+            name = n.name
+        elif save_rng is not None and n.op == "call_function":
+            src = n.args[0] if n.args else None
+            if n.target is operator.getitem and isinstance(src, fx.Node) and src.target is save_rng \
+                    and n.args[1] == 1:
+                name = random_op(src.args[0], src.args[1:], src.kwargs)
+            elif n.target is with_rng:
+                name = random_op(n.args[1], n.args[2:], n.kwargs)
+        env[n] = name
+    return env
+
+
+def _decision(fw, bw, num_fwd_outputs, order, joint_graph=None):
+    """saved values (joint order), fw/bw node lists, from the partitioned modules.
+
+    Nodes are named as in the joint graph; nodes that are not joint-graph values (2.x's RNG states
+    and the run_and_save_rng_state tuples) are left out of the lists and counted in
+    saved_rng_states."""
+    if joint_graph is None:     # callers that only know the names: plain name matching
+        fw_names = {n: n.name if n.name in order else None for n in fw.graph.nodes}
+        bw_names = {n: n.name if n.name in order else None for n in bw.graph.nodes}
+    else:
+        joint_by_name = {n.name: n for n in joint_graph.nodes}
+        fw_names, bw_names = joint_names(fw, joint_by_name), joint_names(bw, joint_by_name)
     outs = pytree.tree_flatten([n.args for n in fw.graph.nodes if n.op == "output"])[0]
-    saved = {n for n in outs[num_fwd_outputs:] if isinstance(n, fx.Node)}
-    by_order = lambda nodes: sorted((n.name for n in nodes), key=order.__getitem__)  # noqa: E731
-    bw_nodes = [n.name for n in bw.graph.nodes if n.op != "output"]
+    saved = [n for n in outs[num_fwd_outputs:] if isinstance(n, fx.Node)]
+    save_rng = _rng_prims()[0]
+    rng_states = [n for n in saved if fw_names[n] is None and n.target is operator.getitem
+                  and getattr(n.args[0], "target", None) is save_rng and save_rng is not None]
+    unknown = [n.name for n in saved if fw_names[n] is None and n not in rng_states]
+    if unknown:
+        raise RuntimeError(f"the forward graph saves {unknown}, which are not joint-graph values")
+    saved = [n for n in saved if fw_names[n] is not None]
+    by_order = lambda names: sorted(set(names), key=order.__getitem__)  # noqa: E731
+    bw_nodes = [bw_names[n] for n in bw.graph.nodes if n.op != "output" and bw_names[n] is not None]
     if IS_TORCH_1:
         # 1.13's default_partition orders its saved values (the leading bw placeholders) by a
         # set(): put them in joint order, as min-cut does, so files are deterministic.
@@ -473,14 +585,18 @@ def _decision(fw, bw, num_fwd_outputs, order):
         slots = [i for i, b in enumerate(bw_nodes) if b in names]
         for i, b in zip(slots, sorted((bw_nodes[i] for i in slots), key=order.__getitem__)):
             bw_nodes[i] = b
-    return {"saved_values": by_order(n for n in saved if not _is_sym(n)),
-            "saved_sym_nodes": by_order(n for n in saved if _is_sym(n)),
-            "fw_nodes": [n.name for n in fw.graph.nodes if n.op != "output"],
-            "bw_nodes": bw_nodes}
+    decision = {"saved_values": by_order(fw_names[n] for n in saved if not _is_sym(n)),
+                "saved_sym_nodes": by_order(fw_names[n] for n in saved if _is_sym(n)),
+                "fw_nodes": [fw_names[n] for n in fw.graph.nodes if n.op != "output" and fw_names[n] is not None],
+                "bw_nodes": bw_nodes}
+    if rng_states:
+        decision["saved_rng_states"] = len(rng_states)
+    return decision
 
 
-def cse_merges(graph):
-    """{dropped: kept} for the CSE pass the min-cut partitioner runs (mirrors fx_graph_cse)."""
+def cse_merges(graph, extra_key=None):
+    """{dropped: kept} for the CSE pass the min-cut partitioner runs (mirrors 1.13's fx_graph_cse;
+    extra_key(node) is 2.x's extra_node_key: nodes with different keys are never merged)."""
     rand_ops = getattr(_compile_utils(), "rand_ops", [])
     get_target = _compile_utils().get_aten_target
     env, first, merged = {}, {}, {}
@@ -491,7 +607,8 @@ def cse_merges(graph):
         args = tuple(pytree.tree_flatten(n.args)[0]), pytree.tree_flatten(n.args)[1]
         kwargs = tuple(pytree.tree_flatten(n.kwargs)[0]), pytree.tree_flatten(n.kwargs)[1]
         sub = lambda xs: tuple(env.get(x, x) if isinstance(x, fx.Node) else x for x in xs)  # noqa: E731
-        token = (n.target, sub(args[0]), str(args[1]), sub(kwargs[0]), str(kwargs[1]))
+        token = (n.target, sub(args[0]), str(args[1]), sub(kwargs[0]), str(kwargs[1]),
+                 extra_key(n) if extra_key else None)
         try:
             kept = first.setdefault(token, n)
         except TypeError:        # unhashable constant: fx_graph_cse would not merge it either
@@ -500,6 +617,30 @@ def cse_merges(graph):
         if kept is not n:
             merged[n.name] = env[n].name
     return merged
+
+
+def min_cut_cse(joint_module, num_fwd_outputs):
+    """Apply the CSE that min_cut_rematerialization_partition runs after its DCE, with PyTorch's
+    own fx_graph_cse; returns {dropped name: kept name}.  2.x keys every node by whether the
+    backward depends on it (a forward-only value is never merged into one the backward needs);
+    the names come from cse_merges() with the same key, for the nodes PyTorch really dropped."""
+    graph = joint_module.graph
+    before = [n.name for n in graph.nodes]
+    key = None
+    if "extra_node_key" in inspect.signature(_compile_utils().fx_graph_cse).parameters:
+        outputs = pytree.tree_flatten([n.args for n in graph.nodes if n.op == "output"])[0]
+        needed, stack = set(), [o for o in outputs[num_fwd_outputs:] if isinstance(o, fx.Node)]
+        while stack:
+            n = stack.pop()
+            if n not in needed:
+                needed.add(n)
+                stack.extend(n.all_input_nodes)
+        key = needed.__contains__
+    merged = cse_merges(graph, key)
+    joint_module.graph = _compile_utils().fx_graph_cse(graph, key) if key else _compile_utils().fx_graph_cse(graph)
+    joint_module.recompile()
+    after = {n.name for n in joint_module.graph.nodes}
+    return {d: k for d, k in merged.items() if d in set(before) - after and k in after}
 
 
 def _min_cut_details(cap, timed_saved):
@@ -530,7 +671,7 @@ def _min_cut_details(cap, timed_saved):
     if set(after_dce) - after_cse != set(merged):
         raise AssertionError("cse_merges() does not explain what fx_graph_cse removed")
     order = {n: i for i, n in enumerate(names)}
-    saved = _decision(fw, bw, cap["num_fwd_outputs"], order)["saved_values"]
+    saved = _decision(fw, bw, cap["num_fwd_outputs"], order, cap["joint"].graph)["saved_values"]
     cut = rec.get("cut_value")
     if isinstance(cut, float) and cut.is_integer():
         cut = int(cut)
@@ -557,32 +698,56 @@ def _recomputed(decision, joint):
 
 
 def compute_reference(cap, nodes_json):
+    """PyTorch's decisions on this graph.  A partitioner other than min-cut that raises (2.14's
+    default_partition on PREFER_SAVE or MUST_CPU_OFFLOAD policies) is left out of "reference" and
+    its error goes to extra.reference_errors."""
     p = _partitioners()
-    order = {n.name: i for i, n in enumerate(cap["joint"].graph.nodes)}
+    joint_graph = cap["joint"].graph
+    order = {n.name: i for i, n in enumerate(joint_graph.nodes)}
     nfo = cap["num_fwd_outputs"]
-    reference, runs = {"torch_version": TORCH_VERSION}, {}
-    for key, fn in (("min_cut", p.min_cut_rematerialization_partition), ("default", p.default_partition)):
-        results = [_run_partitioner(fn, cap) for _ in range(3)]
-        decisions = [_decision(fw, bw, nfo, order) for fw, bw, _ in results]
+    reference, runs, errors = {"torch_version": TORCH_VERSION}, {}, {}
+
+    def decide(key, fn, repeat=1, **extra_kwargs):
+        try:
+            results = [_run_partitioner(fn, cap, **extra_kwargs) for _ in range(repeat)]
+        except Exception as e:  # noqa: BLE001
+            if key == "min_cut":
+                raise
+            errors[key] = f"{type(e).__name__}: {e}"[:300]
+            return None
+        decisions = [_decision(fw, bw, nfo, order, joint_graph) for fw, bw, _ in results]
         if any(d["saved_values"] != decisions[0]["saved_values"] for d in decisions):
             raise RuntimeError(f"{key}: PyTorch's saved set differs between runs")
         runs[key] = [s for _, _, s in results]
-        reference[key] = dict(decisions[0], seconds=statistics.median(runs[key]))
+        return dict(decisions[0], seconds=statistics.median(runs[key]))
+
+    for key, fn in (("min_cut", p.min_cut_rematerialization_partition), ("default", p.default_partition)):
+        decision = decide(key, fn, repeat=3)
+        if decision is not None:
+            reference[key] = decision
     extra = {"debian_package": _debian_package(), "partitioner_kwargs": {}, "seconds_runs": runs}
     if IS_TORCH_1:
         extra["min_cut_details"] = _min_cut_details(cap, reference["min_cut"]["saved_values"])
-        fw, bw, s = _run_partitioner(p.min_cut_rematerialization_partition, cap, compiler="inductor")
-        extra["min_cut_inductor"] = dict(_decision(fw, bw, nfo, order), seconds=s)
+        inductor = decide("min_cut_inductor", p.min_cut_rematerialization_partition, compiler="inductor")
+        runs.pop("min_cut_inductor", None)
+        if inductor is not None:
+            extra["min_cut_inductor"] = inductor
     else:
         from torch._functorch import config as fconfig
         for budget in MEMORY_BUDGETS_2X:
+            key = f"memory_budget_{budget:g}"
             with fconfig.patch(activation_memory_budget=budget):
-                fw, bw, s = _run_partitioner(p.min_cut_rematerialization_partition, cap)
-            reference[f"memory_budget_{budget:g}"] = dict(_decision(fw, bw, nfo, order), seconds=s)
+                decision = decide(key, p.min_cut_rematerialization_partition)
+            runs.pop(key, None)
+            if decision is not None:
+                reference[key] = decision
+    if errors:
+        extra["reference_errors"] = errors
     vals = {n["name"]: n["val"] for n in nodes_json}
     decided = {k: v for k, v in list(reference.items()) + list(extra.items()) if isinstance(v, dict) and "saved_values" in v}
     extra["saved_bytes"] = {k: _saved_bytes(v["saved_values"], vals) for k, v in decided.items()}
-    extra["recomputed_in_bw"] = {k: _recomputed(reference[k], cap["joint"]) for k in ("min_cut", "default")}
+    extra["recomputed_in_bw"] = {k: _recomputed(reference[k], cap["joint"]) for k in ("min_cut", "default")
+                                 if k in reference}
     return reference, extra
 
 
@@ -767,8 +932,10 @@ def main(argv=None):
                              reference=not args.no_reference, recipe=recipe)
     msg = f"{args.output}: {len(doc['nodes'])} nodes"
     if "reference" in doc:
-        msg += f", min-cut saves {len(doc['reference']['min_cut']['saved_values'])}, " \
-               f"default saves {len(doc['reference']['default']['saved_values'])}"
+        ref = doc["reference"]
+        msg += f", min-cut saves {len(ref['min_cut']['saved_values'])}, default " + \
+            (f"saves {len(ref['default']['saved_values'])}" if "default" in ref else
+             f"raised ({doc['extra']['reference_errors']['default']})")
     print(f"{msg} ({time.perf_counter() - start:.1f} s)")
     return 0
 

@@ -6,3 +6,5 @@ bash scripts/install-deps.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo
 cmake --build build -j2
 ctest --test-dir build --output-on-failure -j2
+# PyTorch 2.14 end to end in a chroot (SKIPPED with the reason when it cannot be set up).
+bash scripts/torch2-end-to-end.sh
