@@ -21,6 +21,7 @@ struct PlanMetrics {
     std::int64_t savedBytes = 0; ///< plain sum of the saved values' sizes
     double estimatedRuntime = 0; ///< the estimator's cost of everything the backward recomputes
     std::optional<std::int64_t> peakBytes;
+    std::int64_t offloadedBytes = 0; ///< saved values the offloading pass keeps on the host
 };
 
 struct BudgetedPlan {
@@ -85,6 +86,10 @@ private:
     StorageMap m_storages;
     MemorySimulator m_simulator;
     std::vector<double> m_cost; ///< the estimator's cost of each node, computed once
+    std::vector<CheckpointPolicy> m_offloadMarks; ///< the tags the offloading pass reads, if enabled
+
+    /// config.activationOffloading: the pass over a cut plan (no-op when it is off).
+    void offload(PartitionResult& result) const;
 };
 
 } // namespace remat
