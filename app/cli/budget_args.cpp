@@ -2,6 +2,7 @@
 #include "cli/budget_args.h"
 
 #include "budget/device_profile.h"
+#include "cli/partition_options_from_args.h"
 #include "budget/region_budget.h"
 
 #include <cstdlib>
@@ -18,6 +19,7 @@ PartitionOptions budgetPartitionOptionsFrom(const Arguments& args)
 {
     PartitionOptions options;
     options.rules = RuleSet::Newest;
+    options.config.activationOffloading = activationOffloadingFrom(args);
     if (const auto r = args.value("--rules")) {
         const auto rules = parseRuleSet(*r);
         if (!rules)

@@ -32,7 +32,7 @@ BudgetSession::BudgetSession(const JointGraph& graph, PartitionOptions options, 
         m_offloadMarks = effectiveTags(graph, m_prepared.options());
 }
 
-void BudgetSession::offload(PartitionResult& result) const
+void BudgetSession::applyOffloading(PartitionResult& result) const
 {
     if (!m_offloadMarks.empty())
         chooseOffloadSets(m_prepared.joint(), m_prepared.ops(), m_offloadMarks, result);
@@ -61,7 +61,7 @@ BudgetedPlan BudgetSession::evaluate(const BudgetDecision& decision,
     m_prepared.finish(std::move(solution), plan.result);
     if (synthetic)
         plan.result.cutValue.reset(); // no min-cut ran
-    offload(plan.result);
+    applyOffloading(plan.result);
     std::string note = "memory budget " + pythonFloat(decision.budget) + ": " + std::string(stageName(decision.stage));
     if (decision.stage == BudgetStage::Knapsack) {
         note += " (" + std::string(solverName(m_planner.options().solver)) + ") over "
@@ -82,7 +82,7 @@ PlanOutline BudgetSession::outline(const BudgetDecision& decision, bool simulate
     const std::vector<NodeId> chosen = m_planner.savedValues(decision);
     PartitionResult result;
     m_prepared.split(chosen, result);
-    offload(result);
+    applyOffloading(result);
     PlanOutline outline;
     outline.stage = decision.stage;
     outline.metrics = metrics(result, chosen);

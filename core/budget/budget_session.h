@@ -78,6 +78,10 @@ public:
     /// set before extraction dropped unused values (the memory ratio is PyTorch's, on that set).
     PlanMetrics metrics(const PartitionResult& result, std::span<const NodeId> chosen) const;
 
+    /// With config.activationOffloading, the offloading pass over a plan cut from this graph
+    /// (result.offloaded, offloadRefused, offloadedBytes); nothing otherwise.
+    void applyOffloading(PartitionResult& result) const;
+
 private:
     static PartitionOptions newest(PartitionOptions options);
 
@@ -87,9 +91,6 @@ private:
     MemorySimulator m_simulator;
     std::vector<double> m_cost; ///< the estimator's cost of each node, computed once
     std::vector<CheckpointPolicy> m_offloadMarks; ///< the tags the offloading pass reads, if enabled
-
-    /// config.activationOffloading: the pass over a cut plan (no-op when it is off).
-    void offload(PartitionResult& result) const;
 };
 
 } // namespace remat

@@ -50,6 +50,7 @@ PartitionPanel::PartitionPanel(GraphDocument* document, NodeSelection* selection
     , m_status(new QLabel(this))
     , m_filter(new QLineEdit(this))
     , m_differencesOnly(new QCheckBox(tr("Only where we differ from PyTorch"), this))
+    , m_offload(new QCheckBox(tr("CPU offload of *_CPU_OFFLOAD tags"), this))
     , m_tabs(new QTabWidget(this))
     , m_refreshTimer(new QTimer(this))
 {
@@ -76,6 +77,9 @@ PartitionPanel::PartitionPanel(GraphDocument* document, NodeSelection* selection
     form->addRow(tr("Partitioner:"), m_partitioner);
     form->addRow(tr("Rules:"), m_rules);
     form->addRow(tr("Op lists:"), m_compiler);
+    m_offload->setToolTip(tr("torch 2.x's activation-offloading pass (enable_activation_offloading, off by default): saved "
+                             "values tagged MUST_CPU_OFFLOAD or PREFER_CPU_OFFLOAD wait on the host between forward and backward"));
+    form->addRow(tr("Offloading:"), m_offload);
     layout->addLayout(form);
     m_budgetNote->setText(tr("The memory budget exists only in the newest PyTorch: its rules are used, whatever Rules says."));
     m_budgetNote->setWordWrap(true);
@@ -158,6 +162,7 @@ PartitionPanel::PartitionPanel(GraphDocument* document, NodeSelection* selection
     for (QComboBox* combo : {m_partitioner, m_rules, m_compiler})
         connect(combo, &QComboBox::currentIndexChanged, this, &PartitionPanel::applySettingsFromControls);
     connect(m_budget, &BudgetControls::edited, m_document, &GraphDocument::setBudgetSettings);
+    connect(m_offload, &QCheckBox::toggled, m_document, &GraphDocument::setActivationOffloading);
 
     connect(m_document, &GraphDocument::graphChanged, this, &PartitionPanel::onGraphChanged);
     connect(m_document, &GraphDocument::partitionSettingsChanged, this, &PartitionPanel::onSettingsChanged);
@@ -198,6 +203,7 @@ void PartitionPanel::onSettingsChanged()
     m_rules->setCurrentIndex(m_rules->findData(static_cast<int>(rules)));
     m_compiler->setCurrentIndex(m_compiler->findData(static_cast<int>(m_document->compiler())));
     m_budget->setSettings(m_document->budgetSettings());
+    m_offload->setChecked(m_document->activationOffloading());
     m_updatingControls = false;
     updateBudgetMode();
 }
@@ -223,6 +229,7 @@ void PartitionPanel::updateCompilerEnabled()
 {
     m_compiler->setEnabled(m_partitioner->currentData().toString() == kindName(PartitionerKind::MinCut)
                            && m_rules->currentData().toInt() == static_cast<int>(RuleSet::Torch113));
+    m_offload->setEnabled(m_rules->currentData().toInt() != static_cast<int>(RuleSet::Torch113) || budgetChosen());
 }
 
 void PartitionPanel::updateBudgetMode()
