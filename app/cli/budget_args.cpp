@@ -2,8 +2,8 @@
 #include "cli/budget_args.h"
 
 #include "budget/device_profile.h"
-#include "cli/partition_options_from_args.h"
 #include "budget/region_budget.h"
+#include "cli/partition_options_from_args.h"
 
 #include <cstdlib>
 

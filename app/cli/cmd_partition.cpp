@@ -57,8 +57,8 @@ void printSummary(const JointGraph& graph, const PartitionResult& result, double
         out << pad("tag", 12) << graph.node(node).name << " = " << checkpointPolicyName(policy) << "\n";
     out << pad("saved", 12) << result.savedValues.size() << " values, " << formatBytes(result.savedBytes) << "\n";
     if (o.config.activationOffloading) {
-        out << pad("offloaded", 12) << result.offloaded.size() << " values, " << formatBytes(result.offloadedBytes)
-            << " (activation offloading)";
+        out << pad("offloaded", 12) << result.offloaded.size() << " values, "
+            << formatBytes(result.offloadedBytes) << " (activation offloading)";
         std::string separator = ": ";
         for (NodeId n : result.offloaded) {
             out << separator << graph.node(n).name;

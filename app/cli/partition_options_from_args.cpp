@@ -59,7 +59,8 @@ std::vector<std::pair<std::string, CheckpointPolicy>> tagArguments(const Argumen
         const auto policy = parseCheckpointPolicy(policyText);
         if (!policy || *policy == CheckpointPolicy::None)
             throw UsageError {"--tag " + tag + ": unknown policy \"" + policyText
-                + "\" (MUST_SAVE, PREFER_SAVE, MUST_RECOMPUTE, PREFER_RECOMPUTE, MUST_CPU_OFFLOAD or PREFER_CPU_OFFLOAD)"};
+                + "\" (MUST_SAVE, PREFER_SAVE, MUST_RECOMPUTE, PREFER_RECOMPUTE, MUST_CPU_OFFLOAD or "
+                  "PREFER_CPU_OFFLOAD)"};
         tags.emplace_back(tag.substr(0, eq), *policy);
     }
     return tags;

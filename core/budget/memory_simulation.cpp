@@ -41,11 +41,11 @@ using StorageId = StorageMap::StorageId;
 using Touches = MemorySimulator::Touches;
 
 enum Role : std::uint8_t {
-    Input = 1,         // a primal or constant: live throughout
+    Input = 1, // a primal or constant: live throughout
     ForwardOutput = 2, // held by the caller until the end
-    Gradient = 4,      // returned by the backward
-    Tangent = 8,       // an input of the backward, freed after its last use
-    SavedRole = 16,    // saved for the backward
+    Gradient = 4, // returned by the backward
+    Tangent = 8, // an input of the backward, freed after its last use
+    SavedRole = 16, // saved for the backward
     OffloadedRole = 32, // saved on the host (activation offloading), unless a SavedRole alias keeps it
 };
 

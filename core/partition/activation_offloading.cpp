@@ -30,8 +30,8 @@ bool isOffloadPolicy(CheckpointPolicy policy)
     return policy == CheckpointPolicy::MustCpuOffload || policy == CheckpointPolicy::PreferCpuOffload;
 }
 
-void chooseOffloadSets(const JointGraph& graph, const OpCategories& ops, const std::vector<CheckpointPolicy>& tags,
-                       PartitionResult& result)
+void chooseOffloadSets(const JointGraph& graph, const OpCategories& ops,
+    const std::vector<CheckpointPolicy>& tags, PartitionResult& result)
 {
     result.offloaded.clear();
     result.offloadRefused.clear();
@@ -68,7 +68,8 @@ void chooseOffloadSets(const JointGraph& graph, const OpCategories& ops, const s
     // Tagged nodes only the backward computes: 2.14's pass never sees them.
     for (NodeId n : result.bwNodes) {
         if (marked(n) && !inForward.count(n) && graph.node(n).op == NodeOp::CallFunction)
-            result.offloadRefused.push_back({n, "recomputed in the backward: not in the forward graph, so not offloaded"});
+            result.offloadRefused.push_back(
+                {n, "recomputed in the backward: not in the forward graph, so not offloaded"});
     }
     std::sort(result.offloaded.begin(), result.offloaded.end());
     for (NodeId n : result.offloaded)

@@ -19,7 +19,7 @@ bool isOffloadPolicy(CheckpointPolicy policy);
 /// static inputs, views, getitems or non-contiguous tensors. Fills result.offloaded (joint order),
 /// result.offloadRefused (with 2.14's reason, or ours for a tagged node the forward never computes)
 /// and result.offloadedBytes. The saved values do not change: the pass runs after the cut.
-void chooseOffloadSets(const JointGraph& graph, const OpCategories& ops, const std::vector<CheckpointPolicy>& tags,
-                       PartitionResult& result);
+void chooseOffloadSets(const JointGraph& graph, const OpCategories& ops,
+    const std::vector<CheckpointPolicy>& tags, PartitionResult& result);
 
 } // namespace remat

@@ -17,7 +17,8 @@ void applyActivationOffloading(const JointGraph& graph, const OpCategories& ops,
     if (!result.options.config.activationOffloading)
         return;
     if (result.options.rules != RuleSet::Newest) {
-        result.notes.emplace_back("activation offloading is a torch 2.x pass: the torch 1.13 rules ignore it");
+        result.notes.emplace_back(
+            "activation offloading is a torch 2.x pass: the torch 1.13 rules ignore it");
         return;
     }
     chooseOffloadSets(graph, ops, effectiveTags(graph, result.options), result);

@@ -6,8 +6,8 @@
 #include "budget/memory_simulation.h"
 #include "budget/storage_aliasing.h"
 #include "io/joint_graph_reader.h"
-#include "partition/partitioner.h"
 #include "partition/min_cut_preparation.h"
+#include "partition/partitioner.h"
 
 #include <QDir>
 #include <QFile>
@@ -40,7 +40,8 @@ QJsonObject recorded(const QString& path)
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         qFatal("cannot read %s", qPrintable(path));
-    const QJsonObject extra = QJsonDocument::fromJson(file.readAll()).object().value(QLatin1String("extra")).toObject();
+    const QJsonObject extra
+        = QJsonDocument::fromJson(file.readAll()).object().value(QLatin1String("extra")).toObject();
     return extra.value(QLatin1String("offload_torch2")).toObject();
 }
 
@@ -72,7 +73,8 @@ PartitionResult partition(const JointGraph& graph, bool offloading)
 /// after a multi-output op ends up after its getitems: the op is the place.
 std::string throughGetitems(const JointGraph& graph, std::string name)
 {
-    for (NodeId n = graph.find(name); n != kNoNode && graph.opOf(n).target == "_operator.getitem" && !graph.node(n).inputs.empty();
+    for (NodeId n = graph.find(name);
+         n != kNoNode && graph.opOf(n).target == "_operator.getitem" && !graph.node(n).inputs.empty();
          n = graph.node(n).inputs.front())
         name = graph.node(graph.node(n).inputs.front()).name;
     return name;
@@ -89,9 +91,10 @@ private slots:
         QTest::addColumn<QString>("path");
         const QStringList files = caseFiles();
         QVERIFY2(files.size() == kExpectedCases,
-                 qPrintable(QStringLiteral("tests/data/offload holds %1 graphs, expected %2: run make_offload_cases.py")
-                                .arg(files.size())
-                                .arg(kExpectedCases)));
+            qPrintable(
+                QStringLiteral("tests/data/offload holds %1 graphs, expected %2: run make_offload_cases.py")
+                    .arg(files.size())
+                    .arg(kExpectedCases)));
         for (const auto& f : files)
             QTest::newRow(qPrintable(QFileInfo(f).completeBaseName())) << f;
     }
@@ -100,14 +103,16 @@ private slots:
     {
         QFETCH(QString, path);
         const QJsonObject torch = recorded(path);
-        QVERIFY2(torch.contains(QLatin1String("activation_offloading")), "no recorded 2.14 decision in the file");
+        QVERIFY2(
+            torch.contains(QLatin1String("activation_offloading")), "no recorded 2.14 decision in the file");
         const QJsonObject withPass = torch.value(QLatin1String("activation_offloading")).toObject();
         const JointGraph graph = readJointGraphFile(path.toStdString());
 
         // Off by default, as in 2.14: nothing offloaded, and the pass never changes the saved set.
         const PartitionResult plain = partition(graph, false);
         QVERIFY(plain.offloaded.empty() && plain.offloadRefused.empty());
-        QCOMPARE(names(graph, plain.savedValues), strings(torch.value(QLatin1String("min_cut")).toObject().value(QLatin1String("saved_values"))));
+        QCOMPARE(names(graph, plain.savedValues),
+            strings(torch.value(QLatin1String("min_cut")).toObject().value(QLatin1String("saved_values"))));
         // 2.14 itself reads only meta["should_offload"]: its tags alone offload nothing.
         QVERIFY(strings(torch.value(QLatin1String("tags_only_offloaded"))).empty());
 
@@ -122,12 +127,14 @@ private slots:
         const QJsonObject refused = withPass.value(QLatin1String("refused")).toObject();
         for (auto it = refused.begin(); it != refused.end(); ++it) {
             const auto found = ours.find(it.key().toStdString());
-            QVERIFY2(found != ours.end(), qPrintable(QStringLiteral("2.14 refused %1, we did not").arg(it.key())));
+            QVERIFY2(
+                found != ours.end(), qPrintable(QStringLiteral("2.14 refused %1, we did not").arg(it.key())));
             QCOMPARE(QString::fromStdString(found->second), it.value().toString());
         }
         for (const auto& [name, reason] : ours) {
             if (reason.starts_with("Can") && !refused.contains(QString::fromStdString(name)))
-                QFAIL(qPrintable(QStringLiteral("we refused %1 (%2), 2.14 did not").arg(QString::fromStdString(name), QString::fromStdString(reason))));
+                QFAIL(qPrintable(QStringLiteral("we refused %1 (%2), 2.14 did not")
+                                     .arg(QString::fromStdString(name), QString::fromStdString(reason))));
         }
         QCOMPARE(result.offloadedBytes > 0, !result.offloaded.empty());
 

@@ -59,7 +59,8 @@ private Q_SLOTS:
         const CanvasPalette p = CanvasPalette::defaults();
         QCOMPARE(p.tagColour(CheckpointPolicy::MustCpuOffload), p.tagOffload);
         QCOMPARE(p.tagColour(CheckpointPolicy::PreferCpuOffload), p.tagOffload);
-        for (const QColor& other : {p.tagSave, p.tagRecompute, p.saved, p.recomputed, p.banned, p.producers, p.consumers})
+        for (const QColor& other :
+            {p.tagSave, p.tagRecompute, p.saved, p.recomputed, p.banned, p.producers, p.consumers})
             QVERIFY(other != p.tagOffload);
     }
 

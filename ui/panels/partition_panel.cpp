@@ -77,8 +77,10 @@ PartitionPanel::PartitionPanel(GraphDocument* document, NodeSelection* selection
     form->addRow(tr("Partitioner:"), m_partitioner);
     form->addRow(tr("Rules:"), m_rules);
     form->addRow(tr("Op lists:"), m_compiler);
-    m_offload->setToolTip(tr("torch 2.x's activation-offloading pass (enable_activation_offloading, off by default): saved "
-                             "values tagged MUST_CPU_OFFLOAD or PREFER_CPU_OFFLOAD wait on the host between forward and backward"));
+    m_offload->setToolTip(
+        tr("torch 2.x's activation-offloading pass (enable_activation_offloading, off by default): saved "
+           "values tagged MUST_CPU_OFFLOAD or PREFER_CPU_OFFLOAD wait on the host between forward and "
+           "backward"));
     form->addRow(tr("Offloading:"), m_offload);
     layout->addLayout(form);
     m_budgetNote->setText(tr("The memory budget exists only in the newest PyTorch: its rules are used, whatever Rules says."));
@@ -229,7 +231,8 @@ void PartitionPanel::updateCompilerEnabled()
 {
     m_compiler->setEnabled(m_partitioner->currentData().toString() == kindName(PartitionerKind::MinCut)
                            && m_rules->currentData().toInt() == static_cast<int>(RuleSet::Torch113));
-    m_offload->setEnabled(m_rules->currentData().toInt() != static_cast<int>(RuleSet::Torch113) || budgetChosen());
+    m_offload->setEnabled(
+        m_rules->currentData().toInt() != static_cast<int>(RuleSet::Torch113) || budgetChosen());
 }
 
 void PartitionPanel::updateBudgetMode()
@@ -272,6 +275,20 @@ void PartitionPanel::onPartitionChanged()
                           .arg(r.banned.size());
     if (r.cutValue)
         summary += tr(" &nbsp;|&nbsp; cut %1").arg(*r.cutValue);
+    if (r.options.config.activationOffloading) {
+        // Which saved values the offloading pass sends to the host, and the tags it refused and why.
+        QStringList refused;
+        for (const auto& x : r.offloadRefused)
+            refused << QStringLiteral("%1: %2").arg(
+                graph->label(x.node).name, QString::fromStdString(x.reason));
+        summary += tr("<br><span style='color:#00838f' title='%4'><b>%1</b> offloaded to the host · "
+                      "<b>%2</b>, %3 offload "
+                      "tags refused</span>")
+                       .arg(r.offloaded.size())
+                       .arg(formatBytes(r.offloadedBytes))
+                       .arg(r.offloadRefused.size())
+                       .arg(refused.join(QLatin1Char('\n')).toHtmlEscaped());
+    }
     if (outcome->budget)
         summary += budgetSummaryHtml(*graph, *outcome->budget);
     m_summary->setText(summary);

@@ -257,7 +257,8 @@ void ParetoPlot::rebuild()
         }
     }
     if (!ox.isEmpty())
-        scatterGraph(m_plot, QColor(0x00, 0x97, 0xa7), QCPScatterStyle::ssCircle, 10, tr("with CPU offload"))->setData(ox, oy);
+        scatterGraph(m_plot, QColor(0x00, 0x97, 0xa7), QCPScatterStyle::ssCircle, 10, tr("with CPU offload"))
+            ->setData(ox, oy);
 
     if (const int low = lowestPeakPoint(); low >= 0) {
         const ParetoPoint& p = points[static_cast<std::size_t>(low)];
@@ -357,8 +358,9 @@ QString ParetoPlot::describePoint(int index) const
         .arg(p.savedCount)
         .arg(p.recomputedCount)
         .arg(dominanceText(index),
-            p.metrics.offloadedBytes > 0 ? tr("<br>offloaded to the host %1").arg(formatBytes(p.metrics.offloadedBytes))
-                                         : QString());
+            p.metrics.offloadedBytes > 0
+                ? tr("<br>offloaded to the host %1").arg(formatBytes(p.metrics.offloadedBytes))
+                : QString());
 }
 
 void ParetoPlot::placeLegend(bool activations, bool peak)
