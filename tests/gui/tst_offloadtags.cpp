@@ -24,19 +24,6 @@ using namespace remat::ui::test;
 
 namespace {
 
-QImage renderBox(GraphScene* scene, NodeId n)
-{
-    BoxItem* box = scene->boxForNode(n);
-    QImage image(box->boundingRect().size().toSize() * 2, QImage::Format_ARGB32);
-    image.fill(Qt::white);
-    QPainter painter(&image);
-    painter.scale(2, 2);
-    painter.translate(-box->boundingRect().topLeft());
-    QStyleOptionGraphicsItem option;
-    box->paint(&painter, &option, nullptr);
-    return image;
-}
-
 int pixelsOf(const QImage& image, const QColor& colour)
 {
     int count = 0;
