@@ -50,6 +50,9 @@ void printSummary(const BudgetSession& session, const BudgetedPlan& plan, const 
         << "inputs excluded)\n";
     out << pad("saved", 13) << plan.result.savedValues.size() << " values, " << formatBytes(m.savedBytes)
         << " summed\n";
+    if (plan.result.options.config.activationOffloading)
+        out << pad("offloaded", 13) << plan.result.offloaded.size() << " values, "
+            << formatBytes(plan.result.offloadedBytes) << " on the host (activation offloading)\n";
     out << pad("recomputed", 13) << plan.result.recomputed.size() << " nodes, estimated "
         << formatRuntime(m.estimatedRuntime, unit) << "\n";
     if (plan.memory) {
