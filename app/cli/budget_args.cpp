@@ -3,6 +3,7 @@
 
 #include "budget/device_profile.h"
 #include "budget/region_budget.h"
+#include "cli/partition_options_from_args.h"
 
 #include <cstdlib>
 
@@ -18,6 +19,7 @@ PartitionOptions budgetPartitionOptionsFrom(const Arguments& args)
 {
     PartitionOptions options;
     options.rules = RuleSet::Newest;
+    options.config.activationOffloading = activationOffloadingFrom(args);
     if (const auto r = args.value("--rules")) {
         const auto rules = parseRuleSet(*r);
         if (!rules)

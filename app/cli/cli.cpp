@@ -22,11 +22,13 @@ const std::map<std::string_view, CommandInfo>& commands()
     static const std::map<std::string_view, CommandInfo> table {
         {"partition",
          {partitionCommand, "partition GRAPH [--partitioner min-cut|default] [--rules torch-1.13|torch-2.14|newest]\n"
-                            "          [--compiler nvfuser|inductor] [--tag NAME=POLICY ...] [--json]\n"
-                            "          [-o PLAN.json [--script RUN.py]]\n"
+                            "          [--compiler nvfuser|inductor] [--tag NAME=POLICY ...] [--activation-offloading]\n"
+                            "          [--json] [-o PLAN.json [--script RUN.py]]\n"
                             "    Partition a joint graph as PyTorch would; print a summary, or the plan as JSON;\n"
                             "    --script writes a Python script that runs the model with the plan. --tag (repeatable)\n"
-                            "    sets a node's policy: MUST_SAVE, PREFER_SAVE, MUST_RECOMPUTE or PREFER_RECOMPUTE."}},
+                            "    sets a node's policy: MUST_SAVE, PREFER_SAVE, MUST_RECOMPUTE, PREFER_RECOMPUTE,\n"
+                            "    MUST_CPU_OFFLOAD or PREFER_CPU_OFFLOAD. --activation-offloading (or --offload) runs\n"
+                            "    torch 2.x's offloading pass: saved values tagged *_CPU_OFFLOAD go to the host."}},
         {"explain",
          {explainCommand, "explain GRAPH NODE [--partitioner ...] [--rules ...] [--compiler ...] [--tag NAME=POLICY]\n"
                           "          [--budget B [--solver ...] [--estimator ...] [--device NAME]] [--json]\n"
@@ -57,6 +59,7 @@ const std::map<std::string_view, CommandInfo>& commands()
                          "    change is found): activation memory, estimated runtime, peak memory, frontier."}},
         {"memory",
          {memoryCommand, "memory GRAPH [--plan PLAN.json | --budget B] [--csv FILE|-] [--plot OUT.png|svg|pdf] [--top N]\n"
+                         "          [--activation-offloading [--device NAME]]\n"
                          "    Simulate the plan's forward and backward (autograd order): the memory timeline by\n"
                          "    category and the peak, with the tensors live then (default: the plain min-cut)."}},
         {"devices",

@@ -5,6 +5,7 @@
 #include "cli/budget_args.h"
 #include "cli/commands.h"
 #include "cli/format.h"
+#include "cli/partition_options_from_args.h"
 #include "io/file_text.h"
 #include "io/graph_loader.h"
 
@@ -49,6 +50,9 @@ void printSummary(const BudgetSession& session, const BudgetedPlan& plan, const 
         << "inputs excluded)\n";
     out << pad("saved", 13) << plan.result.savedValues.size() << " values, " << formatBytes(m.savedBytes)
         << " summed\n";
+    if (plan.result.options.config.activationOffloading)
+        out << pad("offloaded", 13) << plan.result.offloaded.size() << " values, "
+            << formatBytes(plan.result.offloadedBytes) << " on the host (activation offloading)\n";
     out << pad("recomputed", 13) << plan.result.recomputed.size() << " nodes, estimated "
         << formatRuntime(m.estimatedRuntime, unit) << "\n";
     if (plan.memory) {
@@ -67,7 +71,9 @@ int budgetCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
 {
     std::set<std::string> valued = budgetOptionNames();
     valued.insert({"--budget", "-o"});
-    const Arguments args(rawArgs, valued, {"--json"});
+    std::set<std::string> flags = partitionFlagNames();
+    flags.insert("--json");
+    const Arguments args(rawArgs, valued, flags);
     if (args.positionals().size() != 1)
         throw UsageError {"expected exactly one GRAPH file"};
     const double configured = budgetFrom(args, 1.0);

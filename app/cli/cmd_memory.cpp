@@ -6,6 +6,7 @@
 #include "cli/budget_args.h"
 #include "cli/commands.h"
 #include "cli/format.h"
+#include "cli/partition_options_from_args.h"
 #include "cli/plot_writers.h"
 #include "graph/error.h"
 #include "io/file_text.h"
@@ -27,11 +28,21 @@ BudgetedPlan planFromFile(const BudgetSession& session, const std::string& path)
     return plan;
 }
 
-void printProfile(const JointGraph& graph, const BudgetedPlan& plan, std::size_t top, std::ostream& out)
+void printProfile(const JointGraph& graph, const BudgetedPlan& plan, const DeviceProfile& device,
+    std::size_t top, std::ostream& out)
 {
     const MemoryProfile& profile = *plan.memory;
     out << pad("saved", 13) << plan.result.savedValues.size() << " values; activations "
         << formatBytes(plan.metrics.activationBytes) << " (distinct storages, inputs excluded)\n";
+    if (plan.result.options.config.activationOffloading) {
+        out << pad("offloaded", 13) << plan.result.offloaded.size() << " values, "
+            << formatBytes(plan.result.offloadedBytes) << "; on the host at most "
+            << formatBytes(profile.peakHostBytes) << "; copies "
+            << formatSeconds(offloadTransferSeconds(plan.result.offloadedBytes, device)) << " at "
+            << formatBytes(static_cast<std::int64_t>(device.hostLinkBandwidth)) << "/s each way ("
+            << (device.name.empty() ? std::string("2.14's activation_offload_cpu_gpu_bw") : device.name)
+            << ")\n";
+    }
     out << pad("steps", 13) << profile.forwardSteps << " forward, "
         << profile.timeline.size() - static_cast<std::size_t>(profile.forwardSteps)
         << " backward (autograd order)\n";
@@ -70,7 +81,7 @@ int memoryCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
 {
     std::set<std::string> valued = budgetOptionNames();
     valued.insert({"--plan", "--budget", "--csv", "--top", "--plot"});
-    const Arguments args(rawArgs, valued, {});
+    const Arguments args(rawArgs, valued, partitionFlagNames());
     if (args.positionals().size() != 1)
         throw UsageError {"expected exactly one GRAPH file"};
     if (args.value("--plan") && args.value("--budget"))
@@ -103,7 +114,8 @@ int memoryCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
         plotWriters().timeline(graph, *plan.memory, *path);
         out << "wrote " << *path << "\n";
     }
-    printProfile(graph, plan, static_cast<std::size_t>(std::max(top, 0)), out);
+    printProfile(graph, plan, budgetOptions.device.value_or(DeviceProfile {}),
+        static_cast<std::size_t>(std::max(top, 0)), out);
     return 0;
 }
 

@@ -5,6 +5,7 @@
 #include "cli/budget_args.h"
 #include "cli/commands.h"
 #include "cli/format.h"
+#include "cli/partition_options_from_args.h"
 #include "cli/plot_writers.h"
 #include "io/file_text.h"
 #include "io/graph_loader.h"
@@ -42,7 +43,9 @@ int paretoCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
 {
     std::set<std::string> valued = budgetOptionNames();
     valued.insert({"--points", "--threads", "--csv", "--resolution", "--plot"});
-    const Arguments args(rawArgs, valued, {"--json", "--no-peak"});
+    std::set<std::string> flags = partitionFlagNames();
+    flags.insert({"--json", "--no-peak"});
+    const Arguments args(rawArgs, valued, flags);
     if (args.positionals().size() != 1)
         throw UsageError {"expected exactly one GRAPH file"};
     ParetoOptions options;

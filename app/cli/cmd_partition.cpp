@@ -42,6 +42,18 @@ void printSummary(const JointGraph& graph, const PartitionResult& result, double
     for (const auto& [node, policy] : o.tags)
         out << pad("tag", 12) << graph.node(node).name << " = " << checkpointPolicyName(policy) << "\n";
     out << pad("saved", 12) << result.savedValues.size() << " values, " << formatBytes(result.savedBytes) << "\n";
+    if (o.config.activationOffloading) {
+        out << pad("offloaded", 12) << result.offloaded.size() << " values, "
+            << formatBytes(result.offloadedBytes) << " (activation offloading)";
+        std::string separator = ": ";
+        for (NodeId n : result.offloaded) {
+            out << separator << graph.node(n).name;
+            separator = ", ";
+        }
+        out << "\n";
+        for (const auto& r : result.offloadRefused)
+            out << pad("not offl.", 12) << graph.node(r.node).name << ": " << r.reason << "\n";
+    }
     out << pad("recomputed", 12) << result.recomputed.size() << " nodes in the backward\n";
     std::map<std::string, int> byReason;
     for (const auto& b : result.banned)
@@ -70,7 +82,9 @@ int partitionCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
 {
     std::set<std::string> valued = partitionOptionNames();
     valued.insert({"-o", "--script", "--tools"});
-    const Arguments args(rawArgs, valued, {"--json"});
+    std::set<std::string> flags = partitionFlagNames();
+    flags.insert("--json");
+    const Arguments args(rawArgs, valued, flags);
     if (args.positionals().size() != 1)
         throw UsageError {"expected exactly one GRAPH file"};
     if (args.value("--script") && !args.value("-o"))

@@ -12,9 +12,21 @@ const std::set<std::string>& partitionOptionNames()
     return names;
 }
 
+const std::set<std::string>& partitionFlagNames()
+{
+    static const std::set<std::string> names {"--activation-offloading", "--offload"};
+    return names;
+}
+
+bool activationOffloadingFrom(const Arguments& args)
+{
+    return args.flag("--activation-offloading") || args.flag("--offload");
+}
+
 PartitionOptions partitionOptionsFrom(const Arguments& args)
 {
     PartitionOptions options;
+    options.config.activationOffloading = activationOffloadingFrom(args);
     if (const auto p = args.value("--partitioner")) {
         const auto kind = parsePartitioner(*p);
         if (!kind)
@@ -52,11 +64,10 @@ std::vector<std::pair<std::string, CheckpointPolicy>> tagArguments(const Argumen
             throw UsageError {"--tag expects NAME=POLICY, not \"" + tag + "\""};
         const std::string policyText = tag.substr(eq + 1);
         const auto policy = parseCheckpointPolicy(policyText);
-        // The offload policies are PyTorch's too, but no partitioner here acts on them.
-        if (!policy || *policy == CheckpointPolicy::None || *policy == CheckpointPolicy::MustCpuOffload
-            || *policy == CheckpointPolicy::PreferCpuOffload)
+        if (!policy || *policy == CheckpointPolicy::None)
             throw UsageError {"--tag " + tag + ": unknown policy \"" + policyText
-                + "\" (MUST_SAVE, PREFER_SAVE, MUST_RECOMPUTE or PREFER_RECOMPUTE)"};
+                + "\" (MUST_SAVE, PREFER_SAVE, MUST_RECOMPUTE, PREFER_RECOMPUTE, MUST_CPU_OFFLOAD or "
+                  "PREFER_CPU_OFFLOAD)"};
         tags.emplace_back(tag.substr(0, eq), *policy);
     }
     return tags;

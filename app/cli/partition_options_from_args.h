@@ -14,6 +14,10 @@ namespace remat::cli {
 
 /// --partitioner, --rules, --compiler, --tag: the options every partitioning command shares.
 const std::set<std::string>& partitionOptionNames();
+/// --activation-offloading (torch._functorch.config.enable_activation_offloading) and its short
+/// form --offload: flags every partitioning command takes.
+const std::set<std::string>& partitionFlagNames();
+bool activationOffloadingFrom(const Arguments& args);
 /// The options without tags: those name nodes, which need the graph (see tagsFrom).
 PartitionOptions partitionOptionsFrom(const Arguments& args);
 

@@ -2,6 +2,7 @@
 #include "budget/budget_session.h"
 
 #include "graph/error.h"
+#include "partition/activation_offloading.h"
 
 namespace remat {
 
@@ -27,6 +28,14 @@ BudgetSession::BudgetSession(const JointGraph& graph, PartitionOptions options, 
         if (graph.node(n).op == NodeOp::CallFunction)
             m_cost[static_cast<std::size_t>(n)] = m_planner.estimator().cost(n);
     }
+    if (m_prepared.options().config.activationOffloading)
+        m_offloadMarks = effectiveTags(graph, m_prepared.options());
+}
+
+void BudgetSession::applyOffloading(PartitionResult& result) const
+{
+    if (!m_offloadMarks.empty())
+        chooseOffloadSets(m_prepared.joint(), m_prepared.ops(), m_offloadMarks, result);
 }
 
 ResolvedBudget BudgetSession::resolveBudget(double configured) const
@@ -52,6 +61,7 @@ BudgetedPlan BudgetSession::evaluate(const BudgetDecision& decision,
     m_prepared.finish(std::move(solution), plan.result);
     if (synthetic)
         plan.result.cutValue.reset(); // no min-cut ran
+    applyOffloading(plan.result);
     std::string note = "memory budget " + pythonFloat(decision.budget) + ": " + std::string(stageName(decision.stage));
     if (decision.stage == BudgetStage::Knapsack) {
         note += " (" + std::string(solverName(m_planner.options().solver)) + ") over "
@@ -72,6 +82,7 @@ PlanOutline BudgetSession::outline(const BudgetDecision& decision, bool simulate
     const std::vector<NodeId> chosen = m_planner.savedValues(decision);
     PartitionResult result;
     m_prepared.split(chosen, result);
+    applyOffloading(result);
     PlanOutline outline;
     outline.stage = decision.stage;
     outline.metrics = metrics(result, chosen);
@@ -92,6 +103,7 @@ PlanMetrics BudgetSession::metrics(const PartitionResult& result, std::span<cons
     m.memoryRatio = m_planner.memoryRatio(chosen);
     m.activationBytes = distinctStorageBytes(m_storages, result.savedValues);
     m.savedBytes = result.savedBytes;
+    m.offloadedBytes = result.offloadedBytes;
     for (NodeId n : result.recomputed)
         m.estimatedRuntime += m_cost[static_cast<std::size_t>(n)];
     return m;

@@ -21,6 +21,7 @@ struct PlanMetrics {
     std::int64_t savedBytes = 0; ///< plain sum of the saved values' sizes
     double estimatedRuntime = 0; ///< the estimator's cost of everything the backward recomputes
     std::optional<std::int64_t> peakBytes;
+    std::int64_t offloadedBytes = 0; ///< saved values the offloading pass keeps on the host
 };
 
 struct BudgetedPlan {
@@ -77,6 +78,10 @@ public:
     /// set before extraction dropped unused values (the memory ratio is PyTorch's, on that set).
     PlanMetrics metrics(const PartitionResult& result, std::span<const NodeId> chosen) const;
 
+    /// With config.activationOffloading, the offloading pass over a plan cut from this graph
+    /// (result.offloaded, offloadRefused, offloadedBytes); nothing otherwise.
+    void applyOffloading(PartitionResult& result) const;
+
 private:
     static PartitionOptions newest(PartitionOptions options);
 
@@ -85,6 +90,7 @@ private:
     StorageMap m_storages;
     MemorySimulator m_simulator;
     std::vector<double> m_cost; ///< the estimator's cost of each node, computed once
+    std::vector<CheckpointPolicy> m_offloadMarks; ///< the tags the offloading pass reads, if enabled
 };
 
 } // namespace remat

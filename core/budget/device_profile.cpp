@@ -77,6 +77,8 @@ private:
         if (entry.HasMember("description") && entry["description"].IsString())
             profile.description = entry["description"].GetString();
         profile.memoryBandwidth = positive(entry, "memory_bandwidth_gb_per_s", where) * 1e9;
+        if (entry.HasMember("host_link_gb_per_s"))
+            profile.hostLinkBandwidth = positive(entry, "host_link_gb_per_s", where) * 1e9;
         profile.matmulFlops = rates(entry, "matmul_tflops", where);
         profile.vectorFlops = rates(entry, "vector_tflops", where);
         return profile;
@@ -125,6 +127,11 @@ double DeviceProfile::matmulRate(Dtype dtype) const
 double DeviceProfile::vectorRate(Dtype dtype) const
 {
     return rateFor(vectorFlops, dtype);
+}
+
+double offloadTransferSeconds(std::int64_t offloadedBytes, const DeviceProfile& device)
+{
+    return 2.0 * static_cast<double>(offloadedBytes) / device.hostLinkBandwidth;
 }
 
 std::vector<DeviceProfile> readDeviceProfiles(const std::string& path)

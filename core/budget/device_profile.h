@@ -3,6 +3,7 @@
 
 #include "graph/dtype.h"
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <string_view>
@@ -16,6 +17,10 @@ struct DeviceProfile {
     std::string name;
     std::string description;
     double memoryBandwidth = 0; ///< bytes per second
+    /// Host<->device copy rate per direction, bytes per second ("host_link_gb_per_s"); without it,
+    /// torch 2.14's activation_offload_cpu_gpu_bw default of 50 GiB/s.
+    double hostLinkBandwidth = kDefaultHostLinkBandwidth;
+    static constexpr double kDefaultHostLinkBandwidth = 50.0 * 1024 * 1024 * 1024;
     std::map<Dtype, double> matmulFlops; ///< FLOP/s of matmul-class ops (tensor cores), by dtype
     std::map<Dtype, double> vectorFlops; ///< FLOP/s of every other op, by dtype
 
@@ -23,6 +28,11 @@ struct DeviceProfile {
     double matmulRate(Dtype dtype) const;
     double vectorRate(Dtype dtype) const;
 };
+
+/// Seconds the activation-offloading pass spends copying `offloadedBytes`: each value goes to the
+/// host after its last forward use and back before its first backward use, on the compute stream
+/// (2.14's default, activation_offload_separate_stream off), so both copies add to the step time.
+double offloadTransferSeconds(std::int64_t offloadedBytes, const DeviceProfile& device);
 
 /// Reads every profile of a device-profile file. Throws remat::Error naming the file, and the
 /// device and field at fault.

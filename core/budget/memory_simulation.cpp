@@ -41,11 +41,12 @@ using StorageId = StorageMap::StorageId;
 using Touches = MemorySimulator::Touches;
 
 enum Role : std::uint8_t {
-    Input = 1,         // a primal or constant: live throughout
+    Input = 1, // a primal or constant: live throughout
     ForwardOutput = 2, // held by the caller until the end
-    Gradient = 4,      // returned by the backward
-    Tangent = 8,       // an input of the backward, freed after its last use
-    SavedRole = 16,    // saved for the backward
+    Gradient = 4, // returned by the backward
+    Tangent = 8, // an input of the backward, freed after its last use
+    SavedRole = 16, // saved for the backward
+    OffloadedRole = 32, // saved on the host (activation offloading), unless a SavedRole alias keeps it
 };
 
 /// Per node, what the simulation asks of it (read from the graph once).
@@ -99,9 +100,11 @@ public:
         m_recomputed.assign(graph.graph().size(), 0);
         m_savedNode.assign(graph.graph().size(), 0);
         for (NodeId n : result.savedValues) {
+            const bool offloaded = result.isOffloaded(n);
+            m_anyOffloaded = m_anyOffloaded || offloaded;
             for (StorageId s : storages.storagesOf(n)) {
                 if (s != StorageMap::kNone)
-                    m_role[static_cast<std::size_t>(s)] |= SavedRole;
+                    m_role[static_cast<std::size_t>(s)] |= offloaded ? OffloadedRole : SavedRole;
             }
             m_savedNode[static_cast<std::size_t>(n)] = 1;
         }
@@ -131,7 +134,13 @@ public:
             onStep(Phase::Forward, n, step);
             if (step++ == stopAt)
                 return;
-            release(t, [&](StorageId s) { return !keptAfterForward(s); });
+            release(t, [&](StorageId s) {
+                if (keptAfterForward(s))
+                    return false;
+                if (offloadedStorage(s))
+                    m_hostBytes += m_storages.bytes(s); // its copy to the host follows its last use
+                return true;
+            });
         }
 
         // Backward: saved values, forward outputs and inputs carry over; the tangents arrive.
@@ -154,6 +163,8 @@ public:
         }
         for (std::size_t t = 0; t < m_backward.size(); ++t) {
             const NodeId n = m_backward[t];
+            if (m_anyOffloaded)
+                reloadFor(n);
             for (StorageId s : m_storages.allocatedBy(n))
                 allocate(s, backwardCategory(s, n));
             onStep(Phase::Backward, n, step);
@@ -165,6 +176,7 @@ public:
 
     const std::array<std::int64_t, kMemoryCategoryCount>& liveBytes() const { return m_bytes; }
     std::int64_t totalBytes() const { return m_total; }
+    std::int64_t hostBytes() const { return m_hostBytes; }
 
     std::vector<LiveTensor> liveTensors() const
     {
@@ -186,6 +198,22 @@ private:
     }
     bool isSavedNode(NodeId n) const { return m_savedNode[static_cast<std::size_t>(n)] != 0; }
     bool has(StorageId s, Role role) const { return (m_role[static_cast<std::size_t>(s)] & role) != 0; }
+    bool offloadedStorage(StorageId s) const
+    {
+        return has(s, OffloadedRole) && !has(s, SavedRole) && !has(s, Input) && !has(s, ForwardOutput);
+    }
+    /// The reloads 2.14's pass puts before the first backward user of an offloaded value.
+    void reloadFor(NodeId n)
+    {
+        const auto i = static_cast<std::size_t>(n);
+        for (auto k = m_touches.offsets[i]; k < m_touches.offsets[i + 1]; ++k) {
+            const StorageId s = m_touches.storages[k];
+            if (!m_live[static_cast<std::size_t>(s)] && offloadedStorage(s)) {
+                allocate(s, MemoryCategory::Saved);
+                m_hostBytes -= m_storages.bytes(s);
+            }
+        }
+    }
     bool keptAfterForward(StorageId s) const { return has(s, Input) || has(s, SavedRole) || has(s, ForwardOutput); }
     bool keptInBackward(StorageId s) const
     {
@@ -195,7 +223,7 @@ private:
     {
         if (has(s, Input))
             return MemoryCategory::Inputs;
-        if (has(s, SavedRole))
+        if (has(s, SavedRole) || has(s, OffloadedRole))
             return MemoryCategory::Saved;
         if (has(s, ForwardOutput))
             return MemoryCategory::Outputs;
@@ -284,6 +312,8 @@ private:
     std::vector<std::uint32_t>& m_lastUsedEnd;
     std::array<std::int64_t, kMemoryCategoryCount> m_bytes {};
     std::int64_t m_total = 0; // the sum of m_bytes, kept as it changes: the peak is read every step
+    std::int64_t m_hostBytes = 0;
+    bool m_anyOffloaded = false;
 };
 
 } // namespace
@@ -363,8 +393,9 @@ MemoryProfile MemorySimulator::run(const PartitionResult& result, const MemorySi
             }
             if (phase == Phase::Forward)
                 profile.forwardSteps = step + 1;
+            profile.peakHostBytes = std::max(profile.peakHostBytes, simulator.hostBytes());
             if (options.timeline)
-                profile.timeline.push_back({phase, node, simulator.liveBytes()});
+                profile.timeline.push_back({phase, node, simulator.liveBytes(), simulator.hostBytes()});
         });
     }
     if (options.liveAtPeak && profile.peakStep >= 0)

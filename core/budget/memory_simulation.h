@@ -32,6 +32,8 @@ struct MemoryStep {
     Phase phase = Phase::Forward;
     NodeId node = kNoNode;
     std::array<std::int64_t, kMemoryCategoryCount> bytes {};
+    /// Offloaded values on the host at this step (activation offloading): not part of total().
+    std::int64_t hostBytes = 0;
     std::int64_t total() const;
 };
 
@@ -50,6 +52,7 @@ struct MemoryProfile {
     std::vector<MemoryStep> timeline;   ///< one step per executed node, forward then backward
     std::vector<NodeId> backwardOrder;  ///< the backward as it runs (after the autograd reordering)
     int forwardSteps = 0;
+    std::int64_t peakHostBytes = 0; ///< the most offloaded bytes on the host at once
 };
 
 struct MemorySimulationOptions {
@@ -87,7 +90,10 @@ private:
 /// Runs the plan's forward, then its backward in the order PyTorch executes it, tracking every
 /// storage (aliases share one) from its allocation to its last use. Primals and constants are live
 /// from the start, tangents from the start of the backward; forward outputs and returned gradients
-/// stay to the end; saved values live until their last backward use.
+/// stay to the end; saved values live until their last backward use. An offloaded value
+/// (result.offloaded) leaves the device after its last forward use, where 2.14's pass puts its copy
+/// to the host, and comes back right before the first backward step that reads it (its reload);
+/// in between its bytes count as hostBytes, not on the device.
 MemoryProfile simulateMemory(const WorkGraph& graph, const StorageMap& storages, const PartitionResult& result,
                              const MemorySimulationOptions& options = {});
 

@@ -28,6 +28,7 @@ BudgetedPlan planFromSavedNames(const BudgetSession& session, const std::vector<
     const std::vector<NodeId> chosen = solution.saved;
     session.prepared().finish(std::move(solution), plan.result);
     plan.result.cutValue.reset();
+    session.applyOffloading(plan.result);
     plan.metrics = session.metrics(plan.result, chosen);
     plan.memory = session.simulator().run(plan.result, memory);
     plan.metrics.peakBytes = plan.memory->peakBytes;

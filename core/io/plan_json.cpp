@@ -47,6 +47,20 @@ void writePlan(Writer& w, const JointGraph& graph, const PartitionResult& r, con
         w.String(b.reason.data(), static_cast<rapidjson::SizeType>(b.reason.size()));
     }
     w.EndObject();
+    if (r.options.config.activationOffloading) { // only then: other plans keep their keys
+        w.Key("offloaded");
+        writeNames(w, graph, r.offloaded);
+        w.Key("offload_refused");
+        w.StartObject();
+        for (const auto& x : r.offloadRefused) {
+            const auto& name = graph.node(x.node).name;
+            w.Key(name.data(), static_cast<rapidjson::SizeType>(name.size()));
+            w.String(x.reason.data(), static_cast<rapidjson::SizeType>(x.reason.size()));
+        }
+        w.EndObject();
+        w.Key("offloaded_bytes");
+        w.Int64(r.offloadedBytes);
+    }
     w.Key("saved_bytes");
     w.Int64(r.savedBytes);
     w.Key("cut_value");

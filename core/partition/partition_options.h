@@ -36,6 +36,9 @@ struct PartitionerConfig {
     /// the partitioners run outside torch.compile, as samples/export_joint_graph.py records them;
     /// inside it, inductor's fallback_random (false by default) lets them go.
     bool keepDeadRandomOps = true;
+    /// enable_activation_offloading (torch 2.x, off by default): after the cut, saved values tagged
+    /// MUST_/PREFER_CPU_OFFLOAD that can be offloaded go to the host (see activation_offloading.h).
+    bool activationOffloading = false;
 };
 
 struct PartitionOptions {

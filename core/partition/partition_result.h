@@ -16,6 +16,12 @@ struct BannedNode {
     std::string reason; ///< the rule that banned recomputing it ("not in the recomputable-op list", ...)
 };
 
+/// An offload tag the activation-offloading pass did not follow, and why.
+struct OffloadRefusal {
+    NodeId node;
+    std::string reason; ///< can_offload's words ("Cannot offload views.", ...)
+};
+
 /// What a partitioner decided, with everything needed to explain each decision.
 struct PartitionResult {
     PartitionOptions options;
@@ -27,6 +33,11 @@ struct PartitionResult {
     std::vector<NodeId> recomputed;    ///< call_function nodes in both graphs (not saved)
     std::vector<BannedNode> banned;    ///< insertion order, as PyTorch's banned_nodes
     std::int64_t savedBytes = 0;       ///< sum of numel x itemsize of the saved values
+    /// With config.activationOffloading: saved values kept on the host between their last forward
+    /// use and their first backward use (joint order), the offload tags refused, and their bytes.
+    std::vector<NodeId> offloaded;
+    std::vector<OffloadRefusal> offloadRefused;
+    std::int64_t offloadedBytes = 0;
     std::optional<std::int64_t> cutValue; ///< min-cut only, in the partitioner's weight units
     double seconds = 0;
 
@@ -41,6 +52,7 @@ struct PartitionResult {
     std::vector<std::string> notes;     ///< what happened along the way ("graph has no backward: default partition")
 
     bool isSaved(NodeId n) const;
+    bool isOffloaded(NodeId n) const;
     const BannedNode* banReason(NodeId n) const;
 };
 

@@ -2,12 +2,29 @@
 #include "partition/partitioner.h"
 
 #include "graph/error.h"
+#include "partition/activation_offloading.h"
 #include "partition/default_partition.h"
 #include "partition/min_cut_preparation.h"
 
 #include <chrono>
 
 namespace remat {
+namespace {
+
+/// 2.14 runs its offloading pass after either partitioner; torch 1.13 has none.
+void applyActivationOffloading(const JointGraph& graph, const OpCategories& ops, PartitionResult& result)
+{
+    if (!result.options.config.activationOffloading)
+        return;
+    if (result.options.rules != RuleSet::Newest) {
+        result.notes.emplace_back(
+            "activation offloading is a torch 2.x pass: the torch 1.13 rules ignore it");
+        return;
+    }
+    chooseOffloadSets(graph, ops, effectiveTags(graph, result.options), result);
+}
+
+} // namespace
 
 PartitionResult partitionGraph(const JointGraph& graph, const PartitionOptions& options)
 {
@@ -28,6 +45,7 @@ PartitionResult partitionGraph(const JointGraph& graph, const PartitionOptions& 
         } else {
             prepared.finish(prepared.solve(), result);
         }
+        applyActivationOffloading(graph, prepared.ops(), result);
     } else {
         result.effectiveTags = effectiveTags(graph, options);
         const OpCategories ops(graph, options.rules, options.compiler);
@@ -35,6 +53,7 @@ PartitionResult partitionGraph(const JointGraph& graph, const PartitionOptions& 
             defaultPartitionNewest(graph, ops, result);
         else
             defaultPartitionTorch113(graph, ops, result);
+        applyActivationOffloading(graph, ops, result);
     }
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return result;

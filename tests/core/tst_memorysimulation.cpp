@@ -99,6 +99,36 @@ private slots:
         QCOMPARE(profile.liveAtPeak.size(), std::size_t {5});
     }
 
+    void offloadedValueWaitsOnTheHost()
+    {
+        const JointGraph graph = sinCos();
+        const BudgetSession session(graph, {}, {});
+        PartitionResult plan = planSaving(session, {"primals_1", "cos", "sin_1"});
+        const MemoryProfile kept = simulateMemory(session.prepared().graph(), session.storages(), plan);
+        plan.offloaded = {graph.find("sin_1")};
+        const MemoryProfile offloaded = simulateMemory(session.prepared().graph(), session.storages(), plan);
+        QCOMPARE(offloaded.timeline.size(), kept.timeline.size());
+        // sin_1 leaves the device after its last forward use and comes back for its first backward
+        // use (neg): the bytes move, none appear or vanish.
+        int onHost = 0;
+        for (std::size_t i = 0; i < kept.timeline.size(); ++i) {
+            const MemoryStep& k = kept.timeline[i];
+            const MemoryStep& o = offloaded.timeline[i];
+            QCOMPARE(o.total() + o.hostBytes, k.total());
+            QCOMPARE(k.hostBytes, std::int64_t {0});
+            if (o.hostBytes > 0) {
+                QCOMPARE(o.hostBytes, std::int64_t {16});
+                QCOMPARE(o.phase, Phase::Backward);
+                QVERIFY(graph.node(o.node).name != "neg"); // reloaded before neg runs
+                ++onHost;
+            }
+        }
+        QVERIFY(onHost > 0);
+        QCOMPARE(offloaded.timeline.back().hostBytes, std::int64_t {0});
+        QCOMPARE(offloaded.peakHostBytes, std::int64_t {16});
+        QVERIFY(offloaded.peakBytes < kept.peakBytes);
+    }
+
     void recomputingTheActivation()
     {
         const JointGraph graph = sinCos();

@@ -5,7 +5,12 @@
 #include "window/main_window.h"
 #include "canvas/graph_canvas.h"
 #include "canvas/graph_scene.h"
+#include "canvas/canvas_items.h"
 #include "document/graph_document.h"
+
+#include <QImage>
+#include <QPainter>
+#include <QStyleOptionGraphicsItem>
 
 namespace remat::ui::test {
 
@@ -16,6 +21,20 @@ constexpr int kTimeoutMs = 60'000;
 inline bool idle(const MainWindow& w)
 {
     return !w.isBusy() && w.document()->graph() && w.document()->outcome() && w.canvas()->scene()->hasContent();
+}
+
+/// What a node's box looks like right now, to compare before and after a change.
+inline QImage renderBox(GraphScene* scene, NodeId n)
+{
+    BoxItem* box = scene->boxForNode(n);
+    QImage image(box->boundingRect().size().toSize() * 2, QImage::Format_ARGB32);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    painter.scale(2, 2);
+    painter.translate(-box->boundingRect().topLeft());
+    QStyleOptionGraphicsItem option;
+    box->paint(&painter, &option, nullptr);
+    return image;
 }
 
 } // namespace remat::ui::test

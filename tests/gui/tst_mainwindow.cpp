@@ -27,20 +27,6 @@ using namespace remat::ui::test;
 
 namespace {
 
-/// What a node's box looks like right now, to compare before and after a change.
-QImage renderBox(GraphScene* scene, NodeId n)
-{
-    BoxItem* box = scene->boxForNode(n);
-    QImage image(box->boundingRect().size().toSize() * 2, QImage::Format_ARGB32);
-    image.fill(Qt::white);
-    QPainter painter(&image);
-    painter.scale(2, 2);
-    painter.translate(-box->boundingRect().topLeft());
-    QStyleOptionGraphicsItem option;
-    box->paint(&painter, &option, nullptr);
-    return image;
-}
-
 /// A saved call_function node of the current partition.
 NodeId savedComputation(const MainWindow& w)
 {

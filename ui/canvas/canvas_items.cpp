@@ -82,11 +82,6 @@ QString tagAbbreviation(CheckpointPolicy tag)
     return {};
 }
 
-bool isSaveTag(CheckpointPolicy tag)
-{
-    return tag == CheckpointPolicy::MustSave || tag == CheckpointPolicy::PreferSave;
-}
-
 bool isMustTag(CheckpointPolicy tag)
 {
     return tag == CheckpointPolicy::MustSave || tag == CheckpointPolicy::MustRecompute || tag == CheckpointPolicy::MustCpuOffload;
@@ -219,7 +214,7 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget
             colour = pal.recomputed;
         painter->fillRect(m_rect, colour);
         if (tag != CheckpointPolicy::None) {
-            painter->setPen(QPen(isSaveTag(tag) ? pal.tagSave : pal.tagRecompute, 3.0 / lod));
+            painter->setPen(QPen(pal.tagColour(tag), 3.0 / lod));
             painter->setBrush(Qt::NoBrush);
             painter->drawRect(m_rect);
         }
@@ -331,7 +326,7 @@ void NodeItem::paintBadges(QPainter* painter, double lod, bool filled) const
         // The tag is a flag on the top edge: filled for MUST_*, outlined for PREFER_*.
         // It grows when zoomed out, like the badges, so that tags stay visible.
         const double k = lod >= kFullText ? 1.0 : std::clamp(0.75 / lod, 1.0, 2.2);
-        const QColor colour = isSaveTag(tag) ? pal.tagSave : pal.tagRecompute;
+        const QColor colour = pal.tagColour(tag);
         const QRectF chip(m_rect.left() + CanvasMetrics::kStripe + 4, m_rect.top() - 9 * k, 26 * k, 15 * k);
         painter->setPen(QPen(colour, 1.5 * k));
         painter->setBrush(isMustTag(tag) ? colour : QColor(Qt::white));

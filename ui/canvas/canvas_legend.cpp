@@ -7,7 +7,7 @@ namespace remat::ui {
 namespace {
 
 constexpr int kRow = 17;
-constexpr int kRows = 6;
+constexpr int kRows = 7;
 constexpr int kColumn = 182;
 
 } // namespace
@@ -99,6 +99,7 @@ void CanvasLegend::paintEvent(QPaintEvent*)
     borderSwatch(1, 3, QPen(m_palette.referenceOnly, 2.5, Qt::DotLine), tr("only PyTorch saves it"), QString());
     fillSwatch(1, 4, m_palette.tagSave, tr("tag MS/PS (save)"));
     fillSwatch(1, 5, m_palette.tagRecompute, tr("tag MR/PR (recompute)"));
+    fillSwatch(1, 6, m_palette.tagOffload, tr("tag MO/PO (CPU offload)"));
 }
 
 } // namespace remat::ui

@@ -16,6 +16,7 @@ CanvasPalette CanvasPalette::defaults()
     p.banned = QColor(0xd7, 0x30, 0x27);
     p.tagSave = QColor(0x00, 0x6d, 0x2c);
     p.tagRecompute = QColor(0xe6, 0x6b, 0x00);
+    p.tagOffload = QColor(0x00, 0x97, 0xa7); // cyan: apart from save green and recompute orange
     p.edgeForward = QColor(0x5b, 0x7f, 0xa8);
     p.edgeBackward = QColor(0xc0, 0x84, 0x55);
     p.edgeAcross = QColor(0x9a, 0x9a, 0x9a);
@@ -48,6 +49,23 @@ QColor CanvasPalette::regionFill(Region region) const
     return unclaimed;
 }
 
+QColor CanvasPalette::tagColour(CheckpointPolicy tag) const
+{
+    switch (tag) {
+    case CheckpointPolicy::MustSave:
+    case CheckpointPolicy::PreferSave:
+        return tagSave;
+    case CheckpointPolicy::MustCpuOffload:
+    case CheckpointPolicy::PreferCpuOffload:
+        return tagOffload;
+    case CheckpointPolicy::MustRecompute:
+    case CheckpointPolicy::PreferRecompute:
+    case CheckpointPolicy::None:
+        break;
+    }
+    return tagRecompute;
+}
+
 const std::vector<CanvasPalette::Entry>& CanvasPalette::entries()
 {
     static const std::vector<Entry> list = {
@@ -61,6 +79,7 @@ const std::vector<CanvasPalette::Entry>& CanvasPalette::entries()
         {"banned", QStringLiteral("Banned from recomputation"), &CanvasPalette::banned},
         {"tagSave", QStringLiteral("Tag: save"), &CanvasPalette::tagSave},
         {"tagRecompute", QStringLiteral("Tag: recompute"), &CanvasPalette::tagRecompute},
+        {"tagOffload", QStringLiteral("Tag: CPU offload"), &CanvasPalette::tagOffload},
         {"edgeForward", QStringLiteral("Forward edges"), &CanvasPalette::edgeForward},
         {"edgeBackward", QStringLiteral("Backward edges"), &CanvasPalette::edgeBackward},
         {"edgeAcross", QStringLiteral("Forward-to-backward edges"), &CanvasPalette::edgeAcross},

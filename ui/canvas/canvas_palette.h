@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "graph/node.h"
 #include "model/graph_regions.h"
 
 #include <QColor>
@@ -23,6 +24,7 @@ struct CanvasPalette {
     QColor banned;
     QColor tagSave;
     QColor tagRecompute;
+    QColor tagOffload;
     QColor edgeForward;
     QColor edgeBackward;
     QColor edgeAcross;
@@ -37,6 +39,8 @@ struct CanvasPalette {
 
     static CanvasPalette defaults();
     QColor regionFill(Region region) const;
+    /// The colour of a recompute tag: save, recompute or CPU offload.
+    QColor tagColour(CheckpointPolicy tag) const;
 
     /// The editable entries, for the settings and the preferences dialog.
     struct Entry {

@@ -156,6 +156,7 @@ PartitionOptions GraphDocument::partitionOptions() const
     options.partitioner = m_partitioner;
     options.rules = m_rules;
     options.compiler = m_compiler;
+    options.config.activationOffloading = m_activationOffloading;
     options.tags.reserve(m_userTags.size());
     for (const auto& [n, policy] : m_userTags)
         options.tags.emplace_back(n, policy);
@@ -181,6 +182,15 @@ void GraphDocument::setPartitionSettings(PartitionerKind partitioner, RuleSet ru
     Q_EMIT partitionSettingsChanged();
     repartition();
     scheduleSave();
+}
+
+void GraphDocument::setActivationOffloading(bool enabled)
+{
+    if (enabled == m_activationOffloading)
+        return;
+    m_activationOffloading = enabled;
+    Q_EMIT partitionSettingsChanged();
+    repartition();
 }
 
 void GraphDocument::setBudgetSettings(const BudgetSettings& settings)

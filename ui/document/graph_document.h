@@ -51,6 +51,9 @@ public:
     /// under the newest rules whatever `rules()` says (kept for when the user switches back).
     bool budgetMode() const { return m_budgetMode; }
     const BudgetSettings& budgetSettings() const { return m_budget; }
+    /// torch 2.x's enable_activation_offloading: offload-tagged saved values go to the host.
+    bool activationOffloading() const { return m_activationOffloading; }
+    void setActivationOffloading(bool enabled);
     void setPartitionSettings(PartitionerKind partitioner, RuleSet rules, OpListCompiler compiler, bool budgetMode = false);
     /// Re-partitions at once in budget mode (the runner drops stale results, so a dragged slider
     /// only ever waits for the latest budget).
@@ -91,6 +94,7 @@ private:
     RuleSet m_rules = RuleSet::Torch113;
     OpListCompiler m_compiler = OpListCompiler::Nvfuser;
     bool m_budgetMode = false;
+    bool m_activationOffloading = false;
     BudgetSettings m_budget;
     PartitionOutcomePtr m_outcome;
     QString m_projectPath;

@@ -14,7 +14,8 @@ bool sameConfig(const PartitionerConfig& a, const PartitionerConfig& b)
         && x.banIfMaterializedBackward == y.banIfMaterializedBackward
         && x.banIfNotInAllowlist == y.banIfNotInAllowlist && x.banIfReduction == y.banIfReduction
         && a.aggressiveRecomputation == b.aggressiveRecomputation && a.recomputeViews == b.recomputeViews
-        && a.treatParametersAsFreeToSave == b.treatParametersAsFreeToSave && a.cse == b.cse;
+        && a.treatParametersAsFreeToSave == b.treatParametersAsFreeToSave && a.cse == b.cse
+        && a.activationOffloading == b.activationOffloading;
 }
 
 } // namespace

@@ -25,6 +25,8 @@ QString decisionHeadline(const LoadedGraph& graph, const PartitionOutcome* outco
         const NodeId into = outcome->result->mergedInto[static_cast<std::size_t>(n)];
         return QObject::tr("merged into %1 by common-subexpression elimination").arg(graph.label(into).name);
     }
+    if ((f & Saved) && outcome->result->isOffloaded(n))
+        return QObject::tr("saved on the host (CPU offload, %1)").arg(formatBytes(graph.bytesOf(n)));
     if (f & Saved)
         return QObject::tr("saved for the backward (%1)").arg(formatBytes(graph.bytesOf(n)));
     if (f & Recomputed)

@@ -38,7 +38,8 @@ QString sweepKey(const GraphDocument& document)
         + QStringLiteral("|%1|%2|%3")
               .arg(static_cast<int>(s.solver))
               .arg(static_cast<int>(s.estimator))
-              .arg(s.device);
+              .arg(s.device)
+        + (document.activationOffloading() ? QStringLiteral("|offload") : QString());
 }
 
 } // namespace

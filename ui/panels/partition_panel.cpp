@@ -51,6 +51,7 @@ PartitionPanel::PartitionPanel(GraphDocument* document, NodeSelection* selection
     , m_status(new QLabel(this))
     , m_filter(new QLineEdit(this))
     , m_differencesOnly(new QCheckBox(tr("Only where we differ from PyTorch"), this))
+    , m_offload(new QCheckBox(tr("CPU offload of *_CPU_OFFLOAD tags"), this))
     , m_tabs(new QTabWidget(this))
     , m_refreshTimer(new QTimer(this))
 {
@@ -77,6 +78,11 @@ PartitionPanel::PartitionPanel(GraphDocument* document, NodeSelection* selection
     form->addRow(tr("Partitioner:"), m_partitioner);
     form->addRow(tr("Rules:"), m_rules);
     form->addRow(tr("Op lists:"), m_compiler);
+    m_offload->setToolTip(
+        tr("torch 2.x's activation-offloading pass (enable_activation_offloading, off by default): saved "
+           "values tagged MUST_CPU_OFFLOAD or PREFER_CPU_OFFLOAD wait on the host between forward and "
+           "backward"));
+    form->addRow(tr("Offloading:"), m_offload);
     layout->addLayout(form);
     m_budgetNote->setText(tr("The memory budget exists only in the newest PyTorch: its rules are used, whatever Rules says."));
     m_budgetNote->setWordWrap(true);
@@ -159,6 +165,7 @@ PartitionPanel::PartitionPanel(GraphDocument* document, NodeSelection* selection
     for (QComboBox* combo : {m_partitioner, m_rules, m_compiler})
         connect(combo, &QComboBox::currentIndexChanged, this, &PartitionPanel::applySettingsFromControls);
     connect(m_budget, &BudgetControls::edited, m_document, &GraphDocument::setBudgetSettings);
+    connect(m_offload, &QCheckBox::toggled, m_document, &GraphDocument::setActivationOffloading);
 
     connect(m_document, &GraphDocument::graphChanged, this, &PartitionPanel::onGraphChanged);
     connect(m_document, &GraphDocument::partitionSettingsChanged, this, &PartitionPanel::onSettingsChanged);
@@ -199,6 +206,7 @@ void PartitionPanel::onSettingsChanged()
     m_rules->setCurrentIndex(m_rules->findData(static_cast<int>(rules)));
     m_compiler->setCurrentIndex(m_compiler->findData(static_cast<int>(m_document->compiler())));
     m_budget->setSettings(m_document->budgetSettings());
+    m_offload->setChecked(m_document->activationOffloading());
     m_updatingControls = false;
     updateBudgetMode();
 }
@@ -224,6 +232,8 @@ void PartitionPanel::updateCompilerEnabled()
 {
     m_compiler->setEnabled(m_partitioner->currentData().toString() == kindName(PartitionerKind::MinCut)
                            && m_rules->currentData().toInt() == static_cast<int>(RuleSet::Torch113));
+    m_offload->setEnabled(
+        m_rules->currentData().toInt() != static_cast<int>(RuleSet::Torch113) || budgetChosen());
 }
 
 void PartitionPanel::updateBudgetMode()
@@ -266,6 +276,20 @@ void PartitionPanel::onPartitionChanged()
                           .arg(r.banned.size());
     if (r.cutValue)
         summary += tr(" &nbsp;|&nbsp; cut %1").arg(*r.cutValue);
+    if (r.options.config.activationOffloading) {
+        // Which saved values the offloading pass sends to the host, and the tags it refused and why.
+        QStringList refused;
+        for (const auto& x : r.offloadRefused)
+            refused << QStringLiteral("%1: %2").arg(
+                graph->label(x.node).name, QString::fromStdString(x.reason));
+        summary += tr("<br><span style='color:#00838f' title='%4'><b>%1</b> offloaded to the host · "
+                      "<b>%2</b>, %3 offload "
+                      "tags refused</span>")
+                       .arg(r.offloaded.size())
+                       .arg(formatBytes(r.offloadedBytes))
+                       .arg(r.offloadRefused.size())
+                       .arg(refused.join(QLatin1Char('\n')).toHtmlEscaped());
+    }
     if (outcome->budget)
         summary += budgetSummaryHtml(*graph, *outcome->budget);
     m_summary->setText(summary);

@@ -59,6 +59,7 @@ private:
     QLabel* m_status;
     QLineEdit* m_filter;
     QCheckBox* m_differencesOnly;
+    QCheckBox* m_offload;
     QTabWidget* m_tabs;
     DecisionTableModel* m_models[3];
     DecisionFilterProxy* m_proxies[3];

@@ -248,6 +248,18 @@ void ParetoPlot::rebuild()
             ->setData(rx, ry);
     }
 
+    // Activation offloading: plans whose saved values go partly to the host, ringed in the offload colour.
+    QVector<double> ox, oy;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        if (points[i].metrics.offloadedBytes > 0) {
+            ox << xOf(static_cast<int>(i), showPeak);
+            oy << points[i].metrics.estimatedRuntime / m_yScale;
+        }
+    }
+    if (!ox.isEmpty())
+        scatterGraph(m_plot, QColor(0x00, 0x97, 0xa7), QCPScatterStyle::ssCircle, 10, tr("with CPU offload"))
+            ->setData(ox, oy);
+
     if (const int low = lowestPeakPoint(); low >= 0) {
         const ParetoPoint& p = points[static_cast<std::size_t>(low)];
         const double x = xOf(low, showPeak);
@@ -338,14 +350,17 @@ QString ParetoPlot::describePoint(int index) const
         : tr("%1 – %2").arg(p.budget, 0, 'g', 4).arg(p.budgetMax, 0, 'g', 4);
     return tr(
         "<b>budget %1</b><br>decided by: %2<br>activations %3 (memory ratio %4)<br>simulated peak %5<br>"
-        "estimated recompute %6<br>%7 saved, %8 recomputed%9")
+        "estimated recompute %6<br>%7 saved, %8 recomputed%9%10")
         .arg(range, stageText(p.stage).toHtmlEscaped(), formatBytes(p.metrics.activationBytes))
         .arg(p.metrics.memoryRatio ? QString::number(*p.metrics.memoryRatio, 'f', 3) : tr("undefined"))
         .arg(p.metrics.peakBytes ? formatBytes(*p.metrics.peakBytes) : tr("not simulated"),
             formatRuntime(p.metrics.estimatedRuntime, unit))
         .arg(p.savedCount)
         .arg(p.recomputedCount)
-        .arg(dominanceText(index));
+        .arg(dominanceText(index),
+            p.metrics.offloadedBytes > 0
+                ? tr("<br>offloaded to the host %1").arg(formatBytes(p.metrics.offloadedBytes))
+                : QString());
 }
 
 void ParetoPlot::placeLegend(bool activations, bool peak)

@@ -157,6 +157,8 @@ void TimelinePlot::rebuild()
     }
     const MemoryProfile& profile = m_profile->profile;
     double largest = static_cast<double>(profile.peakBytes);
+    for (const MemoryStep& s : profile.timeline)
+        largest = std::max(largest, static_cast<double>(s.total() + s.hostBytes));
     if (m_comparison && m_comparison->ok())
         largest = std::max(largest, static_cast<double>(m_comparison->profile.peakBytes));
     const AxisUnit unit = byteUnit(largest);
@@ -189,6 +191,23 @@ void TimelinePlot::rebuild()
         g->setData(x, y, true);
         g->setLineStyle(QCPGraph::lsStepLeft);
         below = g;
+    }
+    if (profile.peakHostBytes > 0) {
+        // Activation offloading: a hatched band on top of the device's total, what the host holds
+        // instead (it would be on the device without the pass).
+        QVector<double> y(steps);
+        for (qsizetype i = 0; i < steps; ++i)
+            y[i] = (running[static_cast<std::size_t>(i)]
+                       + static_cast<double>(profile.timeline[static_cast<std::size_t>(i)].hostBytes))
+                / m_yScale;
+        QCPGraph* host = m_plot->addGraph();
+        const QColor offloadColour(0x00, 0x97, 0xa7); // the canvas's offload-tag colour
+        host->setPen(QPen(offloadColour, 1.0, Qt::DashLine));
+        host->setBrush(QBrush(offloadColour, Qt::BDiagPattern));
+        host->setChannelFillGraph(below);
+        host->setName(tr("offloaded to the host (max %1)").arg(formatBytes(profile.peakHostBytes)));
+        host->setData(x, y, true);
+        host->setLineStyle(QCPGraph::lsStepLeft);
     }
 
     if (m_comparison && m_comparison->ok()) {
@@ -271,6 +290,8 @@ QString TimelinePlot::describeStep(int step) const
         if (bytes > 0)
             text += QStringLiteral("<br>&nbsp;&nbsp;%1: %2").arg(categoryTitle(category), formatBytes(bytes));
     }
+    if (s.hostBytes > 0)
+        text += tr("<br>offloaded, on the host: %1").arg(formatBytes(s.hostBytes));
     return text + tr("<br><i>click to list the tensors alive here</i>");
 }
 

@@ -35,6 +35,11 @@ bool parseGuiOptions(const QCoreApplication& app, GuiOptions& options, int& exit
                                  QCoreApplication::translate("main", "Tag a node before the screenshot, e.g. mm_3=MUST_RECOMPUTE "
                                                                      "(repeatable; not saved)."),
                                  QStringLiteral("node=POLICY"));
+    const QCommandLineOption offload(
+        QStringList {QStringLiteral("activation-offloading"), QStringLiteral("offload")},
+        QCoreApplication::translate("main",
+            "Run torch 2.x's activation-offloading pass: saved values tagged MUST_/PREFER_CPU_OFFLOAD go to "
+            "the host."));
     const QCommandLineOption expand(QStringLiteral("expand"),
                                     QCoreApplication::translate("main", "Expand 'all' groups, or the group with this label."),
                                     QStringLiteral("all|label"));
@@ -88,8 +93,9 @@ bool parseGuiOptions(const QCoreApplication& app, GuiOptions& options, int& exit
     const QCommandLineOption tools(QStringLiteral("tools"),
                                    QCoreApplication::translate("main", "With --export-script: the folder holding apply_plan.py."),
                                    QStringLiteral("dir"));
-    parser.addOptions({screenshot, zoom, select, tag, expand, size, measure, repeats, partitioner, rules, budget, solver, estimator,
-                       device, exportPlan, exportScript, exportImage, plan, dock, compare, step, teach, tools});
+    parser.addOptions({screenshot, zoom, select, tag, offload, expand, size, measure, repeats, partitioner,
+        rules, budget, solver, estimator, device, exportPlan, exportScript, exportImage, plan, dock, compare,
+        step, teach, tools});
     if (!parser.parse(app.arguments())) {
         std::fprintf(stderr, "%s\n%s", qPrintable(parser.errorText()), qPrintable(parser.helpText()));
         exitCode = 2;
@@ -110,6 +116,7 @@ bool parseGuiOptions(const QCoreApplication& app, GuiOptions& options, int& exit
     options.zoom = parser.value(zoom);
     options.select = parser.value(select);
     options.tags = parser.values(tag);
+    options.activationOffloading = parser.isSet(offload);
     options.expand = parser.value(expand);
     options.measure = parser.isSet(measure);
     if (parser.isSet(repeats))

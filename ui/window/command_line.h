@@ -17,6 +17,7 @@ struct GuiOptions {
     QString zoom;             ///< "fit" (default), a factor ("0.5"), or empty
     QString select;           ///< node to select and centre on
     QStringList tags;         ///< "NAME=POLICY" applied before the screenshot (not saved)
+    bool activationOffloading = false; ///< torch 2.x's enable_activation_offloading
     QString expand;           ///< "all", or a group label to expand
     QSize windowSize{1600, 1000};
     bool measure = false;     ///< print open / first picture / re-partition timings and exit

@@ -178,6 +178,8 @@ void HeadlessSession::applyPartitionerOptions()
             settings.estimator = RuntimeEstimatorKind::Roofline; // as the command line: --device implies roofline
     }
     doc->setBudgetSettings(settings);
+    if (m_options.activationOffloading)
+        doc->setActivationOffloading(true);
     doc->setPartitionSettings(kind, rules, doc->compiler(), budget);
 }
 
