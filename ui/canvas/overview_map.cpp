@@ -2,6 +2,7 @@
 #include "canvas/overview_map.h"
 
 #include "canvas/graph_view.h"
+#include "canvas/scene_tile_cache.h"
 
 #include <QGraphicsScene>
 #include <QMouseEvent>
@@ -79,7 +80,7 @@ void OverviewMap::render()
     m_image.fill(Qt::white);
     QPainter painter(&m_image);
     painter.setRenderHint(QPainter::Antialiasing);
-    scene->render(&painter, QRectF(QPointF(0, 0), target.size()), m_sceneRect);
+    renderSceneArea(scene, &painter, QRectF(QPointF(0, 0), target.size()), m_sceneRect);
     update();
 }
 
@@ -103,7 +104,7 @@ void OverviewMap::renderAreas(const QList<QRectF>& areas)
             pixels.width() / scale, pixels.height() / scale);
         painter.setClipRect(pixels);
         painter.fillRect(pixels, Qt::white);
-        m_view->scene()->render(&painter, QRectF(pixels), source, Qt::IgnoreAspectRatio);
+        renderSceneArea(m_view->scene(), &painter, QRectF(pixels), source);
     }
     update();
 }
