@@ -295,6 +295,60 @@ private Q_SLOTS:
         QVERIFY(w.canvas()->scene()->boxForNode(n)->isSelected());
     }
 
+    void recolouringRepaintsOnlyWhatChanged()
+    {
+        QTemporaryDir dir;
+        const QString path = test::copySample(dir, "mlp.json");
+        MainWindow w;
+        w.setInteractive(false);
+        w.resize(1200, 800);
+        w.show();
+        w.openFile(path);
+        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
+        GraphScene* scene = w.canvas()->scene();
+        const NodeId n = savedComputation(w);
+        QVERIFY(n != kNoNode);
+        const PartitionOutcomePtr before = w.document()->outcome();
+        QTest::qWait(300); // the first picture's paints are done
+
+        // What the viewport repaints after the new partition arrives.
+        struct PaintRegions : QObject {
+            QRegion painted;
+            bool eventFilter(QObject*, QEvent* e) override
+            {
+                if (e->type() == QEvent::Paint)
+                    painted += static_cast<QPaintEvent*>(e)->region();
+                return false;
+            }
+        } regions;
+        QWidget* viewport = w.canvas()->view()->viewport();
+        QSignalSpy partitioned(w.document(), &GraphDocument::partitionChanged);
+        viewport->installEventFilter(&regions);
+        QCOMPARE(w.document()->tagNodes({n}, CheckpointPolicy::MustRecompute), 1);
+        QTRY_VERIFY_WITH_TIMEOUT(idle(w) && w.document()->outcome() != before && w.document()->outcome()->result
+                && !w.document()->outcome()->flags.empty(), kTimeoutMs);
+        QTest::qWait(100);
+        viewport->removeEventFilter(&regions);
+
+        std::size_t changedBoxes = 0;
+        const PartitionOutcomePtr after = w.document()->outcome();
+        for (std::size_t i = 0; i < w.document()->graph()->size(); ++i) {
+            const auto id = static_cast<NodeId>(i);
+            changedBoxes += before->flagsOf(id) != after->flagsOf(id) && scene->boxForNode(id);
+        }
+        QVERIFY(changedBoxes > 0);
+        const std::size_t touched = scene->lastRecolouredItems();
+        QVERIFY2(touched != GraphScene::kWholeScene, "a few decisions changed: not a whole repaint");
+        QVERIFY(touched >= changedBoxes);
+        QVERIFY2(touched < scene->boxCount() / 2, qPrintable(QString::number(touched)));
+        // The changed box is repainted. (Something else in the window still repaints the whole
+        // viewport after a tag; the scene's own recolour is the part measured above.)
+        const QRect box = w.canvas()->view()->mapFromScene(scene->boxForNode(n)->box()).boundingRect();
+        QVERIFY(!regions.painted.isEmpty());
+        if (viewport->rect().intersects(box))
+            QVERIFY(regions.painted.intersects(box));
+    }
+
     void emptyCanvasOffersToOpenAGraph()
     {
         QTemporaryDir dir; // autosave writes a project file beside the graph

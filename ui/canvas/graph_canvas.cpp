@@ -52,6 +52,7 @@ GraphCanvas::GraphCanvas(GraphDocument* document, NodeSelection* selection, QWid
     connect(m_legend, &CanvasLegend::foldedChanged, this, [this] { placeOverlays(); });
     m_busy = new BusyOverlay(this);
     m_empty = new EmptyCanvas(m_view);
+    m_view->viewport()->installEventFilter(this);
 
     connect(m_layout, &LayoutService::contentReady, this, &GraphCanvas::onContentReady);
     connect(m_layout, &LayoutService::stageChanged, this, [this](quint64 ticket, const QString& stage) {
@@ -382,6 +383,13 @@ void GraphCanvas::resizeEvent(QResizeEvent* event)
 {
     QWidget::resizeEvent(event);
     placeOverlays();
+}
+
+bool GraphCanvas::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_view->viewport() && event->type() == QEvent::Resize)
+        m_empty->setGeometry(m_view->viewport()->geometry());
+    return QWidget::eventFilter(watched, event);
 }
 
 void GraphCanvas::placeOverlays()

@@ -67,6 +67,8 @@ Q_SIGNALS:
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
+    /// Keeps the empty-state panel over the view's viewport as it resizes.
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void requestLayout(const QString& what);
