@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The main window end to end: open a sample, tag a node, and see the partition and the canvas change.
 #include "canvas/canvas_legend.h"
+#include "canvas/empty_canvas.h"
 #include "canvas/find_bar.h"
 #include "canvas/graph_canvas.h"
 #include "canvas/graph_scene.h"
@@ -11,13 +12,16 @@
 #include "main_window_test_support.h"
 #include "panels/partition_panel.h"
 #include "window/main_window.h"
+#include "window/settings.h"
 #include "window/tag_actions.h"
 
 #include <QAction>
 #include <QComboBox>
+#include <QPushButton>
 #include <QPainter>
 #include <QSignalSpy>
 #include <QStyleOptionGraphicsItem>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
 
@@ -317,6 +321,125 @@ private Q_SLOTS:
                 && w.canvas()->scene()->boxForNode(n)->type() == NodeItemType,
             kTimeoutMs);
         QVERIFY(w.canvas()->scene()->boxForNode(n)->isSelected());
+    }
+
+    void recolouringRepaintsOnlyWhatChanged()
+    {
+        QTemporaryDir dir;
+        const QString path = test::copySample(dir, "mlp.json");
+        MainWindow w;
+        w.setInteractive(false);
+        w.resize(1200, 800);
+        w.show();
+        w.openFile(path);
+        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
+        GraphScene* scene = w.canvas()->scene();
+        const NodeId n = savedComputation(w);
+        QVERIFY(n != kNoNode);
+        const PartitionOutcomePtr before = w.document()->outcome();
+        QTest::qWait(300); // the first picture's paints are done
+
+        // What the viewport repaints after the new partition arrives.
+        struct PaintRegions : QObject {
+            QRegion painted;
+            bool eventFilter(QObject*, QEvent* e) override
+            {
+                if (e->type() == QEvent::Paint)
+                    painted += static_cast<QPaintEvent*>(e)->region();
+                return false;
+            }
+        } regions;
+        QWidget* viewport = w.canvas()->view()->viewport();
+        QSignalSpy partitioned(w.document(), &GraphDocument::partitionChanged);
+        viewport->installEventFilter(&regions);
+        QCOMPARE(w.document()->tagNodes({n}, CheckpointPolicy::MustRecompute), 1);
+        QTRY_VERIFY_WITH_TIMEOUT(idle(w) && w.document()->outcome() != before && w.document()->outcome()->result
+                && !w.document()->outcome()->flags.empty(), kTimeoutMs);
+        QTest::qWait(100);
+        viewport->removeEventFilter(&regions);
+
+        std::size_t changedBoxes = 0;
+        const PartitionOutcomePtr after = w.document()->outcome();
+        for (std::size_t i = 0; i < w.document()->graph()->size(); ++i) {
+            const auto id = static_cast<NodeId>(i);
+            changedBoxes += before->flagsOf(id) != after->flagsOf(id) && scene->boxForNode(id);
+        }
+        QVERIFY(changedBoxes > 0);
+        const std::size_t touched = scene->lastRecolouredItems();
+        QVERIFY2(touched != GraphScene::kWholeScene, "a few decisions changed: not a whole repaint");
+        QVERIFY(touched >= changedBoxes);
+        QVERIFY2(touched < scene->boxCount() / 2, qPrintable(QString::number(touched)));
+        // The changed box is repainted. (Something else in the window still repaints the whole
+        // viewport after a tag; the scene's own recolour is the part measured above.)
+        const QRect box = w.canvas()->view()->mapFromScene(scene->boxForNode(n)->box()).boundingRect();
+        QVERIFY(!regions.painted.isEmpty());
+        if (viewport->rect().intersects(box))
+            QVERIFY(regions.painted.intersects(box));
+    }
+
+    void emptyCanvasOffersToOpenAGraph()
+    {
+        QTemporaryDir dir; // autosave writes a project file beside the graph
+        const QString sample = test::copySample(dir, "mlp.json");
+        Settings::addRecentFile(sample);
+        MainWindow w;
+        w.setInteractive(false);
+        w.resize(1000, 700);
+        w.show();
+        EmptyCanvas* empty = w.canvas()->emptyState();
+        QVERIFY(empty->isVisible());
+        QVERIFY(empty->findChild<QPushButton*>(QStringLiteral("openGraph")));
+        QPushButton* recent = nullptr;
+        for (QPushButton* b : empty->findChildren<QPushButton*>())
+            recent = b->text() == QLatin1String("mlp.json") ? b : recent;
+        QVERIFY2(recent, "the recent file is offered");
+        QVERIFY(w.canvas()->view()->viewport()->rect().width() > 0);
+        QCOMPARE(empty->geometry(), w.canvas()->view()->viewport()->geometry());
+        recent->click();
+        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
+        QVERIFY(!empty->isVisible());
+        QCOMPARE(w.document()->graph()->path, sample);
+    }
+
+    void selectionInsideACollapsedGroupMovesToTheGroup()
+    {
+        const QString path = test::oraclePath("gpt_n24.json");
+        QVERIFY2(QFile::exists(path), qPrintable(path + QStringLiteral(" is missing (REMAT_SHARED_DIR)")));
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        w.openFile(path);
+        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
+        const auto graph = w.document()->graph();
+        const NodeId n = graph->graph.find("bmm_40");
+        QVERIFY(n != kNoNode);
+        const std::vector<int> ancestry = graph->groups.ancestry(n);
+        QVERIFY(!ancestry.empty());
+        const int leaf = ancestry.back();
+        GraphScene* scene = w.canvas()->scene();
+        w.selection()->selectNode(n, NodeSelection::Origin::Search);
+        QTRY_VERIFY_WITH_TIMEOUT(idle(w) && scene->boxForNode(n) && scene->boxForNode(n)->type() == NodeItemType, kTimeoutMs);
+        QVERIFY(scene->boxForNode(n)->isSelected());
+
+        // Collapsing the node's innermost group: the group's box is selected in its place.
+        w.canvas()->setExpanded(leaf, false);
+        QTRY_VERIFY_WITH_TIMEOUT(idle(w) && scene->boxForNode(n) && scene->boxForNode(n)->type() == GroupItemType, kTimeoutMs);
+        auto* box = qgraphicsitem_cast<GroupItem*>(scene->boxForNode(n));
+        QVERIFY(box);
+        QCOMPARE(box->group(), leaf);
+        QVERIFY(box->isSelected());
+        QCOMPARE(scene->selectedItems().size(), 1);
+        QVERIFY(w.selection()->nodes().empty());
+        QCOMPARE(w.selection()->groups(), std::vector<int>{leaf});
+
+        // Collapsing the outermost one too: the selection moves out again, to the outer box.
+        w.canvas()->setExpanded(ancestry.front(), false);
+        QTRY_VERIFY_WITH_TIMEOUT(idle(w) && scene->boxForNode(n)
+                && qgraphicsitem_cast<GroupItem*>(scene->boxForNode(n))
+                && qgraphicsitem_cast<GroupItem*>(scene->boxForNode(n))->group() != leaf,
+            kTimeoutMs);
+        QVERIFY(scene->boxForNode(n)->isSelected());
+        QCOMPARE(w.selection()->groups(), std::vector<int>{qgraphicsitem_cast<GroupItem*>(scene->boxForNode(n))->group()});
     }
 };
 

@@ -493,7 +493,9 @@ void ClusterItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWid
     const Group& group = m_state->graph->groups.group(m_group);
     QColor tint = m_state->palette.regionFill(group.side == Side::Forward ? Region::Forward : Region::Backward);
     tint.setAlpha(90);
-    painter->setPen(QPen(tint.darker(260), 1.2, Qt::DashLine));
+    // Solid: Qt dashes the whole outline even where it is clipped away, and a frame around a
+    // range of blocks is tens of thousands of pixels long.
+    painter->setPen(QPen(tint.darker(260), 1.2));
     painter->setBrush(tint);
     painter->drawRoundedRect(m_rect, 8, 8);
     const double lod = levelOfDetail(painter);
@@ -548,7 +550,10 @@ void EdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget
     } else if (recomputed) {
         colour = pal.recomputed;
         width = 2;
-        style = Qt::DashLine;
+        // Dashing costs per dash along the whole path, clipped or not: long edges stay solid.
+        constexpr double kLongestDashed = 1500;
+        if (std::max(m_bounds.width(), m_bounds.height()) < kLongestDashed)
+            style = Qt::DashLine;
     }
     const Highlight from = m_state->highlightOf(edge.from);
     const Highlight to = m_state->highlightOf(edge.to);
@@ -560,6 +565,20 @@ void EdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget
         width = 3.5;
     } else if (m_state->anyHighlight) {
         colour.setAlpha(70);
+    }
+    // An edge between far-apart blocks (a forward value saved for the backward) is a faint
+    // hairline until one of its ends is selected: the picture stays readable, and a one-pixel
+    // pen is clipped segment by segment instead of stroking the whole long spline.
+    constexpr double kFarApart = 2500;
+    const bool highlighted = to == Highlight::Focus || from == Highlight::Focus;
+    if (!highlighted && std::max(m_bounds.width(), m_bounds.height()) > kFarApart) {
+        colour.setAlpha(std::min(colour.alpha(), 120));
+        QPen hairline(colour, 1, Qt::SolidLine);
+        hairline.setCosmetic(true);
+        painter->setPen(hairline);
+        painter->setBrush(Qt::NoBrush);
+        painter->drawPath(m_path);
+        return;
     }
     // Far out, keep lines at least a device pixel wide (more for saved values and highlights).
     const double minimumOnScreen = width > 1.5 ? 1.6 : 0.9;

@@ -3,6 +3,7 @@
 
 #include "canvas/busy_overlay.h"
 #include "canvas/canvas_legend.h"
+#include "canvas/empty_canvas.h"
 #include "canvas/find_bar.h"
 #include "canvas/graph_scene.h"
 #include "canvas/graph_view.h"
@@ -28,6 +29,7 @@ GraphCanvas::GraphCanvas(GraphDocument* document, NodeSelection* selection, QWid
     , m_overview(nullptr)
     , m_legend(nullptr)
     , m_busy(nullptr)
+    , m_empty(nullptr)
     , m_layout(new LayoutService(this))
     , m_tagRepaint(new QTimer(this))
 {
@@ -36,7 +38,7 @@ GraphCanvas::GraphCanvas(GraphDocument* document, NodeSelection* selection, QWid
     constexpr int kTagRepaintMs = 60;
     m_tagRepaint->setSingleShot(true);
     m_tagRepaint->setInterval(kTagRepaintMs);
-    connect(m_tagRepaint, &QTimer::timeout, m_scene, &GraphScene::repaint);
+    connect(m_tagRepaint, &QTimer::timeout, m_scene, &GraphScene::repaintPending);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
@@ -44,10 +46,13 @@ GraphCanvas::GraphCanvas(GraphDocument* document, NodeSelection* selection, QWid
     layout->addWidget(m_view, 1);
     m_findBar->hide();
     m_view->setScene(m_scene);
+    m_view->useTiles(m_scene);
     m_overview = new OverviewMap(m_view, m_view);
     m_legend = new CanvasLegend(m_view);
     connect(m_legend, &CanvasLegend::foldedChanged, this, [this] { placeOverlays(); });
     m_busy = new BusyOverlay(this);
+    m_empty = new EmptyCanvas(m_view);
+    m_view->viewport()->installEventFilter(this);
 
     connect(m_layout, &LayoutService::contentReady, this, &GraphCanvas::onContentReady);
     connect(m_layout, &LayoutService::stageChanged, this, [this](quint64 ticket, const QString& stage) {
@@ -62,6 +67,8 @@ GraphCanvas::GraphCanvas(GraphDocument* document, NodeSelection* selection, QWid
     });
     connect(m_busy, &BusyOverlay::cancelRequested, this, &GraphCanvas::cancelLayout);
     connect(m_scene, &GraphScene::appearanceChanged, m_overview, &OverviewMap::invalidate);
+    connect(m_scene, &GraphScene::appearanceChanged, m_view, &GraphView::dropTiles);
+    connect(m_scene, &GraphScene::areasRecoloured, m_overview, &OverviewMap::invalidateAreas);
     connect(m_scene, &QGraphicsScene::selectionChanged, this, &GraphCanvas::onSceneSelectionChanged);
     connect(m_scene, &GraphScene::groupExpandRequested, this, [this](int g) { setExpanded(g, true); });
     connect(m_scene, &GraphScene::groupCollapseRequested, this, [this](int g) { setExpanded(g, false); });
@@ -80,6 +87,7 @@ GraphCanvas::GraphCanvas(GraphDocument* document, NodeSelection* selection, QWid
 void GraphCanvas::showGraph()
 {
     const LoadedGraphPtr graph = m_document->graph();
+    m_empty->setVisible(!graph);
     m_scene->setGraph(graph);
     m_firstPicture = true;
     m_revealAfterLayout = kNoNode;
@@ -227,7 +235,7 @@ void GraphCanvas::onContentReady(quint64 ticket, std::shared_ptr<CanvasContent> 
         if (BoxItem* box = m_scene->boxForNode(n))
             m_view->revealRect(box->box());
     }
-    applySelectionToScene(false);
+    applySelectionToScene(false, true);
     m_overview->invalidate();
     Q_EMIT pictureReady(timings);
 }
@@ -268,33 +276,64 @@ void GraphCanvas::onSelectionChanged(int origin)
             return; // selection is applied when the new picture arrives
         }
     }
-    applySelectionToScene(true);
+    applySelectionToScene(true, false);
 }
 
-void GraphCanvas::applySelectionToScene(bool centre)
+void GraphCanvas::applySelectionToScene(bool centre, bool followCollapse)
 {
     m_syncingSelection = true;
     m_scene->clearSelection();
     std::vector<int> focus;
     BoxItem* first = nullptr;
+    std::vector<NodeId> shownNodes;
+    std::vector<int> shownGroups;
+    auto selectBox = [&](BoxItem* box) {
+        if (!box->isSelected()) {
+            box->setSelected(true);
+            focus.push_back(box->viewItem());
+        }
+    };
     for (NodeId n : m_selection->nodes()) {
         BoxItem* box = m_scene->boxForNode(n);
         if (box && box->type() == NodeItemType) {
-            box->setSelected(true);
-            focus.push_back(box->viewItem());
+            selectBox(box);
+            shownNodes.push_back(n);
             if (!first)
                 first = box;
+        } else if (auto* group = qgraphicsitem_cast<GroupItem*>(box); group && followCollapse) {
+            // The node's group was collapsed: the selection moves to the group's box.
+            selectBox(group);
+            shownGroups.push_back(group->group());
         }
     }
+    const ViewGraph* view = m_scene->view();
+    const GroupTree* tree = m_document->graph() ? &m_document->graph()->groups : nullptr;
+    auto groupBox = [&](int g) -> BoxItem* {
+        const bool known = view && tree && g >= 0 && static_cast<std::size_t>(g) < view->itemOfGroup.size();
+        return known ? m_scene->boxForViewItem(view->itemOfGroup[static_cast<std::size_t>(g)]) : nullptr;
+    };
     for (int g : m_selection->groups()) {
-        if (const ViewGraph* view = m_scene->view()) {
-            if (BoxItem* box = m_scene->boxForViewItem(view->itemOfGroup[static_cast<std::size_t>(g)])) {
-                box->setSelected(true);
-                focus.push_back(box->viewItem());
-            }
+        BoxItem* box = groupBox(g);
+        // A selected group inside one that was collapsed: the selection moves out to the box.
+        for (int outer = g; !box && followCollapse && outer >= 0 && tree;) {
+            outer = tree->group(outer).parent;
+            box = groupBox(outer);
+            g = outer;
+        }
+        if (box) {
+            selectBox(box);
+            shownGroups.push_back(g);
         }
     }
     m_scene->setFocusItems(focus);
+    if (followCollapse) {
+        std::sort(shownGroups.begin(), shownGroups.end());
+        shownGroups.erase(std::unique(shownGroups.begin(), shownGroups.end()), shownGroups.end());
+        std::vector<int> before = m_selection->groups();
+        std::sort(before.begin(), before.end());
+        if (shownNodes != m_selection->nodes() || shownGroups != before)
+            m_selection->select(std::move(shownNodes), std::move(shownGroups), NodeSelection::Origin::Canvas);
+    }
     m_syncingSelection = false;
     if (centre && first)
         m_view->revealRect(first->box());
@@ -346,6 +385,13 @@ void GraphCanvas::resizeEvent(QResizeEvent* event)
     placeOverlays();
 }
 
+bool GraphCanvas::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_view->viewport() && event->type() == QEvent::Resize)
+        m_empty->setGeometry(m_view->viewport()->geometry());
+    return QWidget::eventFilter(watched, event);
+}
+
 void GraphCanvas::placeOverlays()
 {
     // Overlays sit inside the view, clear of its scroll bars.
@@ -356,8 +402,10 @@ void GraphCanvas::placeOverlays()
     m_busy->adjustSize();
     const QRect here = rect();
     m_busy->move(here.center().x() - m_busy->width() / 2, here.center().y() - m_busy->height() / 2);
+    m_empty->setGeometry(area);
     m_overview->raise();
     m_legend->raise();
+    m_empty->raise();
     m_busy->raise();
     // "Fit" keeps the picture clear of the legend and the overview map along the bottom.
     const int legend = m_legend->isHidden() ? 0 : m_legend->height();

@@ -11,6 +11,7 @@ namespace remat::ui {
 
 class BusyOverlay;
 class CanvasLegend;
+class EmptyCanvas;
 class FindBar;
 class GraphDocument;
 class GraphScene;
@@ -35,6 +36,8 @@ public:
     FindBar* findBar() const { return m_findBar; }
     BusyOverlay* busyOverlay() const { return m_busy; }
     LayoutService* layoutService() const { return m_layout; }
+    /// Shown instead of the picture while no graph is open.
+    EmptyCanvas* emptyState() const { return m_empty; }
 
     /// Starts showing a new graph (its first picture arrives with pictureReady).
     void showGraph();
@@ -64,13 +67,17 @@ Q_SIGNALS:
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
+    /// Keeps the empty-state panel over the view's viewport as it resizes.
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void requestLayout(const QString& what);
     void onContentReady(quint64 ticket, std::shared_ptr<CanvasContent> content, const CanvasTimings& timings);
     void onSceneSelectionChanged();
     void onSelectionChanged(int origin);
-    void applySelectionToScene(bool centre);
+    /// `followCollapse` (after a new picture): nodes now hidden in a collapsed group are
+    /// selected as that group, and groups no longer shown as boxes leave the selection.
+    void applySelectionToScene(bool centre, bool followCollapse);
     /// `immediately`: repaint now; else within kTagRepaintMs, or with the new partition.
     void updateTags(bool immediately);
     void placeOverlays();
@@ -83,6 +90,7 @@ private:
     OverviewMap* m_overview;
     CanvasLegend* m_legend;
     BusyOverlay* m_busy;
+    EmptyCanvas* m_empty;
     LayoutService* m_layout;
 
     std::vector<char> m_expanded;

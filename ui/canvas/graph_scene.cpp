@@ -10,6 +10,18 @@
 #include <QToolTip>
 
 namespace remat::ui {
+namespace {
+
+/// Whether a group's box would look the same with either summary.
+bool sameSummary(const GroupStats& a, const GroupStats& b)
+{
+    return a.nodes == b.nodes && a.saved == b.saved && a.recomputed == b.recomputed && a.banned == b.banned
+        && a.tagged == b.tagged && a.referenceOnly == b.referenceOnly && a.onlyA == b.onlyA && a.onlyB == b.onlyB
+        && a.flashing == b.flashing && a.perDevicePartition == b.perDevicePartition && a.savedBytes == b.savedBytes
+        && a.savedShare == b.savedShare;
+}
+
+} // namespace
 
 GraphScene::GraphScene(QObject* parent)
     : QGraphicsScene(parent)
@@ -92,18 +104,89 @@ ClusterItem* GraphScene::clusterForGroup(int group) const
 
 void GraphScene::setOutcome(PartitionOutcomePtr outcome)
 {
+    // Only what a decision changed is repainted: at 17k boxes a whole repaint of a view zoomed
+    // out, and of the overview map, costs more than finding the few that differ.
+    std::vector<char> changed;
+    if (m_state.graph) {
+        changed.assign(m_state.graph->size(), 0);
+        const PartitionOutcomePtr before = m_state.outcome;
+        for (std::size_t n = 0; n < changed.size(); ++n) {
+            const auto id = static_cast<NodeId>(n);
+            changed[n] = (before ? before->flagsOf(id) : 0) != (outcome ? outcome->flagsOf(id) : 0);
+        }
+    }
     m_state.outcome = std::move(outcome);
+    std::vector<GroupStats> statsBefore = std::move(m_state.groupStats);
     m_state.updateGroupStats();
-    repaint();
+    repaintChanged(changed, statsBefore, true);
 }
 
 void GraphScene::setTags(std::vector<CheckpointPolicy> tags, std::vector<char> userTagged, bool repaintNow)
 {
+    std::vector<char> changed(tags.size(), 0);
+    for (std::size_t n = 0; n < tags.size(); ++n)
+        changed[n] = n >= m_state.tags.size() || m_state.tags[n] != tags[n];
     m_state.tags = std::move(tags);
     m_state.userTagged = std::move(userTagged);
+    std::vector<GroupStats> statsBefore = std::move(m_state.groupStats);
     m_state.updateGroupStats();
+    repaintChanged(changed, statsBefore, repaintNow);
+}
+
+void GraphScene::repaintChanged(const std::vector<char>& changed, const std::vector<GroupStats>& statsBefore, bool repaintNow)
+{
+    QList<QRectF> areas;
+    bool whole = !m_content || statsBefore.size() != m_state.groupStats.size();
+    const ViewGraph* view = m_content ? m_content->view.get() : nullptr;
+    // Past this many items, one whole invalidation is cheaper than many small ones.
+    const std::size_t wholeFrom = m_content ? std::max<std::size_t>(64, m_content->boxes.size() / 4) : 0;
+    auto touch = [&](QGraphicsItem* item) {
+        if (item && !whole) {
+            areas.push_back(item->sceneBoundingRect());
+            whole = static_cast<std::size_t>(areas.size()) > wholeFrom;
+        }
+    };
+    if (!whole) {
+        for (std::size_t n = 0; n < changed.size() && !whole; ++n) {
+            if (changed[n] && n < view->itemOfNode.size()) {
+                BoxItem* box = boxForViewItem(view->itemOfNode[n]);
+                if (box && box->type() == NodeItemType)
+                    touch(box); // a node in a collapsed group shows in its group's summary
+            }
+        }
+        for (std::size_t g = 0; g < statsBefore.size() && !whole; ++g) {
+            if (!sameSummary(statsBefore[g], m_state.groupStats[g]) && g < view->itemOfGroup.size())
+                touch(boxForViewItem(view->itemOfGroup[g]));
+        }
+        // Edges take their colour from what their sources save.
+        for (std::size_t e = 0; e < view->edges.size() && !whole; ++e) {
+            const ViewEdge& edge = view->edges[e];
+            if (edge.role == EdgeRole::Across
+                && std::any_of(edge.sources.begin(), edge.sources.end(),
+                    [&](NodeId n) { return static_cast<std::size_t>(n) < changed.size() && changed[static_cast<std::size_t>(n)]; }))
+                touch(m_content->edges[e]);
+        }
+    }
+    m_pendingWhole = m_pendingWhole || whole;
+    m_pendingAreas.append(areas);
     if (repaintNow)
+        repaintPending();
+}
+
+void GraphScene::repaintPending()
+{
+    if (m_pendingWhole) {
+        m_lastRecoloured = kWholeScene;
         repaint();
+    } else {
+        m_lastRecoloured = static_cast<std::size_t>(m_pendingAreas.size());
+        for (const QRectF& area : std::as_const(m_pendingAreas))
+            update(area);
+        if (!m_pendingAreas.isEmpty())
+            Q_EMIT areasRecoloured(m_pendingAreas);
+    }
+    m_pendingAreas.clear();
+    m_pendingWhole = false;
 }
 
 void GraphScene::setPalette(const CanvasPalette& palette)
@@ -183,6 +266,8 @@ void GraphScene::setFocusItems(const std::vector<int>& items)
 void GraphScene::repaint()
 {
     // One invalidation for the whole scene: views repaint only what is exposed.
+    m_pendingAreas.clear();
+    m_pendingWhole = false;
     update();
     Q_EMIT appearanceChanged();
 }

@@ -41,6 +41,12 @@ public:
     void setTags(std::vector<CheckpointPolicy> tags, std::vector<char> userTagged, bool repaint = true);
     /// Repaints everything from the current state.
     void repaint();
+    /// Repaints what setTags(…, false) changed.
+    void repaintPending();
+    /// Boxes and edges the last recolour (setOutcome, setTags) repainted; kWholeScene when it
+    /// repainted everything.
+    static constexpr std::size_t kWholeScene = ~std::size_t(0);
+    std::size_t lastRecolouredItems() const { return m_lastRecoloured; }
     void setPalette(const CanvasPalette& palette);
     void setCompareWithReference(bool compare);
     /// Colours nodes by what two plans save (per node: CanvasState::PlanSide); empty turns it off.
@@ -57,6 +63,8 @@ Q_SIGNALS:
     void groupCollapseRequested(int group);
     /// The colours changed (for the overview map).
     void appearanceChanged();
+    /// Only these areas changed colour (for the overview map).
+    void areasRecoloured(const QList<QRectF>& areas);
 
 protected:
     void helpEvent(QGraphicsSceneHelpEvent* event) override;
@@ -64,11 +72,18 @@ protected:
 
 private:
     QString toolTipFor(QGraphicsItem* item) const;
+    /// Repaints the boxes of the nodes marked in `changed`, the group boxes whose summary
+    /// differs from `statsBefore`, and the edges leaving changed nodes; everything when that is
+    /// most of the picture. `repaintNow` false: only the state changed, the caller repaints.
+    void repaintChanged(const std::vector<char>& changed, const std::vector<GroupStats>& statsBefore, bool repaintNow);
 
     CanvasState m_state;
     std::shared_ptr<CanvasContent> m_content;
     std::vector<int> m_focusItems;
     int m_flashGeneration = 0; ///< a newer flash outlives the timer of an older one
+    std::size_t m_lastRecoloured = 0;
+    QList<QRectF> m_pendingAreas; ///< areas setTags changed that wait for the caller's repaint
+    bool m_pendingWhole = false;  ///< setTags changed too much: the next repaint is whole
 };
 
 } // namespace remat::ui

@@ -6,7 +6,9 @@
 #include <QContextMenuEvent>
 #include <QGraphicsItem>
 #include <QMouseEvent>
+#include <QPainter>
 #include <QScrollBar>
+#include <QStyleOptionRubberBand>
 #include <QWheelEvent>
 
 #include <algorithm>
@@ -154,10 +156,33 @@ void GraphView::resizeEvent(QResizeEvent* event)
     Q_EMIT visibleAreaChanged();
 }
 
+void GraphView::useTiles(QGraphicsScene* scene)
+{
+    m_useTiles = true;
+    m_tiles.setScene(scene);
+    // Connecting `changed` also routes every scene update to the view through it.
+    connect(scene, &QGraphicsScene::changed, this, [this](const QList<QRectF>& areas) { m_tiles.invalidate(areas); });
+    connect(scene, &QGraphicsScene::sceneRectChanged, this, [this] { m_tiles.clear(); });
+}
+
 void GraphView::paintEvent(QPaintEvent* event)
 {
     const double start = timingClockMs();
-    QGraphicsView::paintEvent(event);
+    if (m_useTiles && scene() && SceneTileCache::coversZoom(zoom())) {
+        // Zoomed out: a few images instead of thousands of items.
+        QPainter painter(viewport());
+        painter.fillRect(event->rect(), backgroundBrush());
+        m_tiles.paint(&painter, viewportTransform(), event->rect());
+        if (const QRect band = rubberBandRect(); !band.isEmpty()) {
+            QStyleOptionRubberBand option;
+            option.initFrom(viewport());
+            option.rect = band;
+            option.shape = QRubberBand::Rectangle;
+            style()->drawControl(QStyle::CE_RubberBand, &option, &painter, viewport());
+        }
+    } else {
+        QGraphicsView::paintEvent(event);
+    }
     qCDebug(lcTiming, "%9.2f canvas painted in %.2f ms", timingClockMs(), timingClockMs() - start);
     Q_EMIT painted();
 }

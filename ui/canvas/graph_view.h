@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "canvas/scene_tile_cache.h"
+
 #include <QGraphicsView>
 
 namespace remat::ui {
@@ -27,6 +29,11 @@ public:
     void setFitMargins(const QMargins& margins) { m_fitMargins = margins; }
     /// Centres on a box; zooms in to a readable scale first if the view is far out.
     void revealRect(const QRectF& rect, double minimumZoom = 0.75);
+    /// Zoomed out, the view draws `scene` from pre-rendered tiles (see SceneTileCache), kept
+    /// in step with the scene's changes. Call once, after setScene.
+    void useTiles(QGraphicsScene* scene);
+    /// A new picture or new colours everywhere: render the tiles afresh.
+    void dropTiles() { m_tiles.clear(); }
 
 Q_SIGNALS:
     void zoomChanged(double zoom);
@@ -50,6 +57,8 @@ private:
     double clampZoom(double zoom) const;
 
     QMargins m_fitMargins;
+    SceneTileCache m_tiles;
+    bool m_useTiles = false;
 };
 
 } // namespace remat::ui

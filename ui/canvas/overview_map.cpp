@@ -2,6 +2,7 @@
 #include "canvas/overview_map.h"
 
 #include "canvas/graph_view.h"
+#include "canvas/scene_tile_cache.h"
 
 #include <QGraphicsScene>
 #include <QMouseEvent>
@@ -23,6 +24,15 @@ OverviewMap::OverviewMap(GraphView* view, QWidget* parent)
 
 void OverviewMap::invalidate()
 {
+    m_wholeDirty = true;
+    m_dirtyAreas.clear();
+    m_renderTimer.start();
+}
+
+void OverviewMap::invalidateAreas(const QList<QRectF>& areas)
+{
+    if (!m_wholeDirty)
+        m_dirtyAreas.append(areas);
     m_renderTimer.start();
 }
 
@@ -54,6 +64,12 @@ void OverviewMap::render()
     QGraphicsScene* scene = m_view->scene();
     if (!scene)
         return;
+    if (!m_wholeDirty && !m_image.isNull() && m_sceneRect == scene->sceneRect()) {
+        renderAreas(std::exchange(m_dirtyAreas, {}));
+        return;
+    }
+    m_wholeDirty = false;
+    m_dirtyAreas.clear();
     m_sceneRect = scene->sceneRect();
     const QRectF target = imageRect();
     if (target.isEmpty())
@@ -64,7 +80,32 @@ void OverviewMap::render()
     m_image.fill(Qt::white);
     QPainter painter(&m_image);
     painter.setRenderHint(QPainter::Antialiasing);
-    scene->render(&painter, QRectF(QPointF(0, 0), target.size()), m_sceneRect);
+    renderSceneArea(scene, &painter, QRectF(QPointF(0, 0), target.size()), m_sceneRect);
+    update();
+}
+
+void OverviewMap::renderAreas(const QList<QRectF>& areas)
+{
+    // A recolour touches a few boxes: redraw the image pixels under each, not the whole scene.
+    const QRectF target = imageRect();
+    if (target.isEmpty())
+        return;
+    const double scale = target.width() / m_sceneRect.width() * m_image.devicePixelRatio();
+    QPainter painter(&m_image);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.scale(1 / m_image.devicePixelRatio(), 1 / m_image.devicePixelRatio()); // device pixels
+    for (const QRectF& area : areas) {
+        const QRectF mapped((area.left() - m_sceneRect.left()) * scale, (area.top() - m_sceneRect.top()) * scale,
+            area.width() * scale, area.height() * scale);
+        const QRect pixels = mapped.toAlignedRect().adjusted(-1, -1, 1, 1).intersected(m_image.rect());
+        if (pixels.isEmpty())
+            continue;
+        const QRectF source(m_sceneRect.left() + pixels.left() / scale, m_sceneRect.top() + pixels.top() / scale,
+            pixels.width() / scale, pixels.height() / scale);
+        painter.setClipRect(pixels);
+        painter.fillRect(pixels, Qt::white);
+        renderSceneArea(m_view->scene(), &painter, QRectF(pixels), source);
+    }
     update();
 }
 

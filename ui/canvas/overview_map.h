@@ -19,6 +19,8 @@ public:
 
     /// The scene changed: re-render soon.
     void invalidate();
+    /// Only these scene areas changed colour: re-render just them soon.
+    void invalidateAreas(const QList<QRectF>& areas);
     /// Fits the map's size to the scene's aspect, at most `maxSide` pixels.
     void updateSize(int maxSide);
     /// A re-render is scheduled but has not happened yet.
@@ -31,6 +33,8 @@ protected:
 
 private:
     void render();
+    /// Re-renders these scene areas into the current image.
+    void renderAreas(const QList<QRectF>& areas);
     QRectF imageRect() const;
     void centreViewAt(const QPointF& widgetPos);
 
@@ -38,6 +42,8 @@ private:
     QImage m_image;
     QRectF m_sceneRect;
     QTimer m_renderTimer;
+    QList<QRectF> m_dirtyAreas; ///< scene areas to re-render, unless the whole is
+    bool m_wholeDirty = true;
 };
 
 } // namespace remat::ui

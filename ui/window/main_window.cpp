@@ -7,6 +7,7 @@
 #include "window/settings.h"
 #include "window/tag_actions.h"
 #include "canvas/busy_overlay.h"
+#include "canvas/empty_canvas.h"
 #include "canvas/find_bar.h"
 #include "canvas/graph_canvas.h"
 #include "canvas/graph_scene.h"
@@ -275,6 +276,9 @@ void MainWindow::createMenus()
     file->addAction(m_openAction);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::updateRecentMenu);
+    connect(m_canvas->emptyState(), &EmptyCanvas::openRequested, this, &MainWindow::showOpenDialog);
+    connect(m_canvas->emptyState(), &EmptyCanvas::recentRequested, this, &MainWindow::openRecentFile);
+    m_canvas->emptyState()->setRecentFiles(Settings::recentFiles());
     file->addAction(m_sampleAction);
     file->addSeparator();
     QMenu* exportMenu = file->addMenu(tr("&Export"));
@@ -473,6 +477,7 @@ void MainWindow::onOpened()
     m_matches.clear();
     m_matchIndex = -1;
     Settings::addRecentFile(graph->path);
+    m_canvas->emptyState()->setRecentFiles(Settings::recentFiles());
     QStringList names;
     names.reserve(static_cast<qsizetype>(graph->size()));
     for (const NodeLabel& label : graph->labels)
@@ -512,6 +517,17 @@ void MainWindow::showOpenDialog()
     openFile(path);
 }
 
+void MainWindow::openRecentFile(const QString& path)
+{
+    if (!QFileInfo::exists(path)) {
+        Settings::removeRecentFile(path);
+        m_canvas->emptyState()->setRecentFiles(Settings::recentFiles());
+        onOpenFailed(path, tr("%1: the file no longer exists").arg(path));
+        return;
+    }
+    openFile(path);
+}
+
 void MainWindow::updateRecentMenu()
 {
     m_recentMenu->clear();
@@ -521,14 +537,7 @@ void MainWindow::updateRecentMenu()
         QAction* a = m_recentMenu->addAction(QStringLiteral("&%1  %2").arg(i + 1).arg(QFileInfo(path).fileName()));
         a->setToolTip(path);
         a->setStatusTip(path);
-        connect(a, &QAction::triggered, this, [this, path] {
-            if (!QFileInfo::exists(path)) {
-                Settings::removeRecentFile(path);
-                onOpenFailed(path, tr("%1: the file no longer exists").arg(path));
-                return;
-            }
-            openFile(path);
-        });
+        connect(a, &QAction::triggered, this, [this, path] { openRecentFile(path); });
     }
     if (files.isEmpty())
         m_recentMenu->addAction(tr("(none)"))->setEnabled(false);

@@ -87,6 +87,8 @@ private:
     void onOpened();
     void onOpenFailed(const QString& path, const QString& message);
     void updateRecentMenu();
+    /// Opens a file from the recent list; one that is gone leaves the list.
+    void openRecentFile(const QString& path);
     void updateActions();
     void updateTitle();
     void showContextMenu(const QPoint& globalPos);

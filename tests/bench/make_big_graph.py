@@ -1,0 +1,46 @@
+# SPDX-License-Identifier: MIT
+"""Write a ~100k-node joint graph for the layout and frame benchmarks (not checked in: ~30 MB).
+
+    /usr/bin/python3 tests/bench/make_big_graph.py [-o /tmp/gpt_n566.json] [--layers 566]
+
+The oracle's gpt_n96 scaled up: the same nanoGPT blocks (samples/make_samples.py's GPT), 566 of
+them (177 joint nodes per block + 56 = 100 238 nodes) at a tiny width (d=32, ctx 16) so that
+tracing stays cheap. PyTorch's partitioners are not re-run (--no-reference): minutes at this size.
+"""
+import argparse
+import os
+import sys
+import time
+
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SAMPLES = os.path.join(HERE, "..", "..", "samples")
+sys.path.insert(0, SAMPLES)
+from export_joint_graph import export_joint_graph  # noqa: E402
+from make_samples import GPT  # noqa: E402
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--layers", type=int, default=566)
+    ap.add_argument("-o", "--output", default="/tmp/gpt_n566.json")
+    args = ap.parse_args(argv)
+    torch.manual_seed(0)
+    ctx, vocab = 16, 128
+    model = GPT(layers=args.layers, d=32, heads=4, ctx=ctx, vocab=vocab)
+    model.train()
+    tokens = torch.randint(0, vocab, (2, ctx))
+    targets = torch.randint(0, vocab, (2, ctx))
+    start = time.perf_counter()
+    doc = export_joint_graph(model, (tokens, targets), args.output, name=f"gpt_n{args.layers}",
+                             description=f"nanoGPT-style LM, {args.layers} blocks, d=32, 4 heads, ctx {ctx}, "
+                                         f"vocab {vocab}, tied head, dropout 0.1; batch 2 (a 100k-node graph)",
+                             reference=False)
+    print(f"{args.output}: {len(doc['nodes'])} nodes, {os.path.getsize(args.output) / 1e6:.1f} MB, "
+          f"{time.perf_counter() - start:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
