@@ -5,6 +5,7 @@
 #include "cli/budget_args.h"
 #include "cli/commands.h"
 #include "cli/format.h"
+#include "cli/graph_argument.h"
 #include "io/file_text.h"
 #include "io/graph_loader.h"
 
@@ -66,14 +67,14 @@ void printSummary(const BudgetSession& session, const BudgetedPlan& plan, const 
 int budgetCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
 {
     std::set<std::string> valued = budgetOptionNames();
-    valued.insert({"--budget", "-o"});
+    valued.insert({"--budget", "-o", kGraphOption});
     const Arguments args(rawArgs, valued, {"--json"});
     if (args.positionals().size() != 1)
         throw UsageError {"expected exactly one GRAPH file"};
     const double configured = budgetFrom(args, 1.0);
     const BudgetOptions budgetOptions = budgetOptionsFrom(args);
 
-    const JointGraph graph = loadGraphFile(args.positionals()[0]);
+    const JointGraph graph = loadGraphArgument(args);
     const auto start = std::chrono::steady_clock::now();
     const BudgetSession session(graph, budgetPartitionOptionsFrom(args), budgetOptions);
     const ResolvedBudget resolved = session.resolveBudget(configured);

@@ -6,6 +6,7 @@
 #include "cli/budget_args.h"
 #include "cli/commands.h"
 #include "cli/format.h"
+#include "cli/graph_argument.h"
 #include "cli/plot_writers.h"
 #include "graph/error.h"
 #include "io/file_text.h"
@@ -69,7 +70,7 @@ void printProfile(const JointGraph& graph, const BudgetedPlan& plan, std::size_t
 int memoryCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
 {
     std::set<std::string> valued = budgetOptionNames();
-    valued.insert({"--plan", "--budget", "--csv", "--top", "--plot"});
+    valued.insert({"--plan", "--budget", "--csv", "--top", "--plot", kGraphOption});
     const Arguments args(rawArgs, valued, {});
     if (args.positionals().size() != 1)
         throw UsageError {"expected exactly one GRAPH file"};
@@ -81,7 +82,7 @@ int memoryCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
 
     if (const auto plot = args.value("--plot"))
         checkPictureType(*plot);
-    const JointGraph graph = loadGraphFile(args.positionals()[0]);
+    const JointGraph graph = loadGraphArgument(args);
     const BudgetSession session(graph, budgetPartitionOptionsFrom(args), budgetOptions);
     BudgetedPlan plan;
     out << graph.filePath() << ": ";

@@ -5,6 +5,7 @@
 #include "cli/budget_args.h"
 #include "cli/commands.h"
 #include "cli/format.h"
+#include "cli/graph_argument.h"
 #include "cli/plot_writers.h"
 #include "io/file_text.h"
 #include "io/graph_loader.h"
@@ -41,7 +42,7 @@ void printTable(const JointGraph& graph, const ParetoResult& result, std::ostrea
 int paretoCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
 {
     std::set<std::string> valued = budgetOptionNames();
-    valued.insert({"--points", "--threads", "--csv", "--resolution", "--plot"});
+    valued.insert({"--points", "--threads", "--csv", "--resolution", "--plot", kGraphOption});
     const Arguments args(rawArgs, valued, {"--json", "--no-peak"});
     if (args.positionals().size() != 1)
         throw UsageError {"expected exactly one GRAPH file"};
@@ -58,7 +59,7 @@ int paretoCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
 
     if (const auto plot = args.value("--plot"))
         checkPictureType(*plot);
-    const JointGraph graph = loadGraphFile(args.positionals()[0]);
+    const JointGraph graph = loadGraphArgument(args);
     const BudgetSession session(graph, budgetPartitionOptionsFrom(args), budgetOptions);
     const ParetoResult result = sweepPareto(session, options);
 

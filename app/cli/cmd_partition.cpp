@@ -2,6 +2,7 @@
 #include "cli/arguments.h"
 #include "cli/commands.h"
 #include "cli/format.h"
+#include "cli/graph_argument.h"
 #include "cli/partition_options_from_args.h"
 #include "explain/recorded_plan.h"
 #include "graph/checkpoint_policy.h"
@@ -22,8 +23,13 @@ namespace {
 void printComparison(const JointGraph& graph, const PartitionResult& result, std::ostream& out)
 {
     const auto plan = findRecordedPlan(graph, result.options);
-    if (!plan)
+    if (!plan) {
+        // Say why a file with PyTorch's decisions shows none (usually: other rules than it followed).
+        if (!graph.recorded().empty())
+            out << pad("PyTorch", 12) << "not compared: " << missingRecordedPlanMessage(graph, result.options)
+                << "\n";
         return;
+    }
     const RecordedPartition* recorded = plan->recorded;
     std::vector<std::string> ours;
     for (NodeId n : result.savedValues)
@@ -83,7 +89,7 @@ void printSummary(const JointGraph& graph, const PartitionResult& result, double
 int partitionCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
 {
     std::set<std::string> valued = partitionOptionNames();
-    valued.insert({"-o", "--script", "--tools"});
+    valued.insert({"-o", "--script", "--tools", kGraphOption});
     const Arguments args(rawArgs, valued, {"--json"});
     if (args.positionals().size() != 1)
         throw UsageError {"expected exactly one GRAPH file"};
@@ -92,7 +98,7 @@ int partitionCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
     PartitionOptions options = partitionOptionsFrom(args);
 
     const auto start = std::chrono::steady_clock::now();
-    const JointGraph graph = loadGraphFile(args.positionals()[0]);
+    const JointGraph graph = loadGraphArgument(args);
     options.tags = tagsFrom(args, graph);
     const double loadSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const PartitionResult result = partitionGraph(graph, options);

@@ -25,7 +25,8 @@ std::size_t firstNonBlank(std::string_view text)
 JointGraph loadTrace(const std::vector<trace::TraceLogFile>& logs, const std::string& path, std::string id)
 {
     if (id.empty())
-        id = trace::defaultTracedGraph(trace::listTraceLogs(logs, path), "a compile id (--graph on the command line)");
+        id = trace::defaultTracedGraph(
+            trace::listTraceLogs(logs, path), "a compile id (--graph on the command line)");
     return trace::loadTracedGraph(logs, path, id);
 }
 
@@ -36,7 +37,8 @@ JointGraph load(std::string text, const std::string& fileName, const std::string
     if (trace::looksLikeTorchTrace(text))
         return loadTrace({trace::readTraceLog(text, fileName)}, fileName, traceGraph);
     if (!traceGraph.empty())
-        throw Error(fileName + ": not a TORCH_TRACE log, so it has no compiled graph " + traceGraph + " to choose");
+        throw Error(
+            fileName + ": not a TORCH_TRACE log, so it has no compiled graph " + traceGraph + " to choose");
     if (text.starts_with(kUtf8Bom))
         text.erase(0, kUtf8Bom.size());
     if (looksLikeJson(text))

@@ -15,7 +15,8 @@ namespace remat {
 JointGraph loadGraphFile(const std::string& path, const std::string& traceGraph = {});
 
 /// Same, for text already in memory; `fileName` is only used in messages.
-JointGraph loadGraphText(const std::string& text, const std::string& fileName, const std::string& traceGraph = {});
+JointGraph loadGraphText(
+    const std::string& text, const std::string& fileName, const std::string& traceGraph = {});
 
 /// True when `text` looks like JSON to loadGraphText (first non-blank character is `{` or `[`).
 bool looksLikeJson(const std::string& text);

@@ -93,7 +93,8 @@ std::vector<int> staticInputIndices(const TracedCompile& compile, const std::str
     constexpr std::string_view key = "static_input_indices=[";
     const auto begin = text.find(key);
     const auto end = text.find(']', begin);
-    const std::string where = file + ":" + std::to_string(compile.forwardMetadata->line) + ": aot_forward_graph_fw_metadata";
+    const std::string where
+        = file + ":" + std::to_string(compile.forwardMetadata->line) + ": aot_forward_graph_fw_metadata";
     if (begin == std::string::npos || end == std::string::npos)
         throw Error(where + " has no static_input_indices=[...]");
     std::vector<int> indices;
@@ -143,10 +144,13 @@ TraceListing listTraceLogs(const std::vector<TraceLogFile>& logs, const std::str
             g.partitioned = c.forward && c.backward;
             g.minCutInformation = c.minCutInformation.has_value();
             g.inference = c.inference && !c.joint;
-            const auto& shown = c.joint ? c.joint : c.inference ? c.inference : c.forward ? c.forward : c.backward;
+            const auto& shown = c.joint ? c.joint
+                : c.inference           ? c.inference
+                : c.forward             ? c.forward
+                                        : c.backward;
             try {
-                g.nodes = static_cast<int>(
-                    readPrintedGraph(payloadGraph(*shown, "aot graph"), log.path).size());
+                g.nodes
+                    = static_cast<int>(readPrintedGraph(payloadGraph(*shown, "aot graph"), log.path).size());
             } catch (const Error& e) {
                 g.problem = e.what();
             }
@@ -166,8 +170,9 @@ std::string defaultTracedGraph(const TraceListing& listing, const std::string& o
     if (joints.size() == 1)
         return joints.front()->id;
     if (joints.empty())
-        throw Error(listing.path + ": the log holds no joint graph (compile with a backward, e.g. "
-            "torch.compile(backend=\"aot_eager\") and call .backward())");
+        throw Error(listing.path
+            + ": the log holds no joint graph (compile with a backward, e.g. "
+              "torch.compile(backend=\"aot_eager\") and call .backward())");
     std::string ids;
     for (const auto* g : joints)
         ids += (ids.empty() ? "" : ", ") + g->id;
@@ -180,7 +185,8 @@ JointGraph loadTracedGraph(const std::string& path, const std::string& id)
     return loadTracedGraph(readTracePath(path), path, id);
 }
 
-JointGraph loadTracedGraph(const std::vector<TraceLogFile>& logs, const std::string& path, const std::string& id)
+JointGraph loadTracedGraph(
+    const std::vector<TraceLogFile>& logs, const std::string& path, const std::string& id)
 {
     const Found found = findCompile(logs, path, id);
     const TracedCompile& compile = *found.compile;
@@ -211,12 +217,13 @@ JointGraph loadTracedGraph(const std::vector<TraceLogFile>& logs, const std::str
         + (found.log->torchVersion.empty() ? std::string() : " of PyTorch " + found.log->torchVersion);
     source.model = "compile " + fullId;
     source.description = "aot_joint_graph at line " + std::to_string(compile.joint->line)
-        + (recorded.empty() ? "; no forward and backward graphs, so no recorded decision"
-                            : "; PyTorch's decision from the aot_forward_graph and aot_backward_graph records");
+        + (recorded.empty()
+                ? "; no forward and backward graphs, so no recorded decision"
+                : "; PyTorch's decision from the aot_forward_graph and aot_backward_graph records");
     // The log names no version before its first compilation_metrics; 2.x logs are the only TORCH_TRACE.
     const std::string version = found.log->torchVersion.empty() ? "2.x" : found.log->torchVersion;
-    return JointGraphBuilder::withProvenance(std::move(joint), std::move(source), std::move(recorded), version,
-        staticInputIndices(compile, file));
+    return JointGraphBuilder::withProvenance(
+        std::move(joint), std::move(source), std::move(recorded), version, staticInputIndices(compile, file));
 }
 
 std::optional<MinCutInformation> tracedMinCutInformation(const std::string& path, const std::string& id)
@@ -227,7 +234,8 @@ std::optional<MinCutInformation> tracedMinCutInformation(const std::string& path
     if (!artifact)
         return std::nullopt;
     const std::string text = payloadText(*artifact);
-    const std::string where = found.log->path + ":" + std::to_string(artifact->line) + ": min_cut_information";
+    const std::string where
+        = found.log->path + ":" + std::to_string(artifact->line) + ": min_cut_information";
     simdjson::dom::parser parser;
     simdjson::dom::element root;
     if (const auto error = parser.parse(text).get(root))

@@ -47,7 +47,8 @@ std::string defaultTracedGraph(const TraceListing& listing, const std::string& o
 /// Throws remat::Error for unknown ids ("<path>: no compiled graph 2/0 (the log has: 0/0_1, 1/0)"),
 /// a compilation without a joint graph, and damaged graphs ("<file>:<line>: <what>").
 JointGraph loadTracedGraph(const std::string& path, const std::string& id);
-JointGraph loadTracedGraph(const std::vector<TraceLogFile>& logs, const std::string& path, const std::string& id);
+JointGraph loadTracedGraph(
+    const std::vector<TraceLogFile>& logs, const std::string& path, const std::string& id);
 
 /// The min-cut solution 2.14 logged in min_cut_information (AOT_PARTITIONER_DEBUG=1 under a memory
 /// budget below 1) for one graph, or nullopt when the log has none.

@@ -76,7 +76,8 @@ std::string pytorchVersion(std::string_view json)
     return end == std::string_view::npos ? std::string() : std::string(json.substr(begin, end - begin));
 }
 
-std::optional<TraceArtifact>* slotFor(TracedCompile& compile, std::string_view key, simdjson::dom::object record)
+std::optional<TraceArtifact>* slotFor(
+    TracedCompile& compile, std::string_view key, simdjson::dom::object record)
 {
     if (key == "aot_joint_graph")
         return &compile.joint;
@@ -157,7 +158,8 @@ TraceLogFile readTraceLog(const std::string& text, const std::string& fileName)
     const auto missingPayload = [&] {
         if (declaredPayloadLine)
             throw Error(fileName + ":" + std::to_string(declaredPayloadLine)
-                + ": the record announces a payload (has_payload) but no payload line follows; is the log cut short?");
+                + ": the record announces a payload (has_payload) but no payload line follows; is the log "
+                  "cut short?");
     };
     std::size_t start = 0;
     int number = 0;
@@ -183,7 +185,8 @@ TraceLogFile readTraceLog(const std::string& text, const std::string& fileName)
             line.remove_prefix(3);
         if (!isRecordLine(line))
             throw Error(fileName + ":" + std::to_string(number)
-                + ": not a TORCH_TRACE record (expected a line like 'V1124 04:23:44.672000 5986 file.py:12] {...}'"
+                + ": not a TORCH_TRACE record (expected a line like 'V1124 04:23:44.672000 5986 file.py:12] "
+                  "{...}'"
                   " or a tab-indented payload line)");
         const std::string_view json = line.substr(line.find("] {") + 2);
         const std::string_view key = firstKey(json);
@@ -194,8 +197,8 @@ TraceLogFile readTraceLog(const std::string& text, const std::string& fileName)
             continue;
         simdjson::dom::object record;
         if (const auto error = parser.parse(json.data(), json.size()).get(record))
-            throw Error(fileName + ":" + std::to_string(number) + ": the record's metadata is not valid JSON ("
-                + simdjson::error_message(error) + ")");
+            throw Error(fileName + ":" + std::to_string(number)
+                + ": the record's metadata is not valid JSON (" + simdjson::error_message(error) + ")");
         const std::string id = compileIdOf(record);
         if (id.empty())
             continue;
@@ -203,7 +206,8 @@ TraceLogFile readTraceLog(const std::string& text, const std::string& fileName)
             log.compiles.begin(), log.compiles.end(), [&](const TracedCompile& c) { return c.id == id; });
         TracedCompile probe;
         probe.id = id;
-        std::optional<TraceArtifact>* slot = slotFor(found == log.compiles.end() ? probe : *found, key, record);
+        std::optional<TraceArtifact>* slot
+            = slotFor(found == log.compiles.end() ? probe : *found, key, record);
         if (!slot)
             continue;
         if (found == log.compiles.end()) {
@@ -217,9 +221,8 @@ TraceLogFile readTraceLog(const std::string& text, const std::string& fileName)
     }
     missingPayload();
     // Keep compilations that left an AOT graph; config-only entries say nothing on their own.
-    std::erase_if(log.compiles, [](const TracedCompile& c) {
-        return !c.joint && !c.forward && !c.backward && !c.inference;
-    });
+    std::erase_if(log.compiles,
+        [](const TracedCompile& c) { return !c.joint && !c.forward && !c.backward && !c.inference; });
     return log;
 }
 

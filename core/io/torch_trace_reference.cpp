@@ -45,7 +45,8 @@ std::vector<Parameter> forwardParameters(const printed::GraphText& graph, const 
                 }
             }
         } catch (const Error& e) {
-            throw Error(file + ":" + std::to_string(s->line) + ": cannot read the backward graph's inputs: " + e.what());
+            throw Error(file + ":" + std::to_string(s->line)
+                + ": cannot read the backward graph's inputs: " + e.what());
         }
         return params;
     }
@@ -72,7 +73,8 @@ printed::GraphText payloadGraph(const TraceArtifact& artifact, const std::string
     return graph;
 }
 
-RecordedPartition recordedDecision(const JointGraph& joint, const TracedCompile& compile, const std::string& file)
+RecordedPartition recordedDecision(
+    const JointGraph& joint, const TracedCompile& compile, const std::string& file)
 {
     const TraceArtifact& forwardRecord = *compile.forward;
     const TraceArtifact& backwardRecord = *compile.backward;
@@ -84,17 +86,19 @@ RecordedPartition recordedDecision(const JointGraph& joint, const TracedCompile&
     RecordedPartition decision;
     std::vector<NodeId> saved;
     const int backwardLine = backwardRecord.line;
-    for (const Parameter& input : forwardParameters(payloadGraph(backwardRecord, "aot_backward_graph"), file)) {
+    for (const Parameter& input :
+        forwardParameters(payloadGraph(backwardRecord, "aot_backward_graph"), file)) {
         if (!isSavedInput(input.name))
             continue;
         const std::string where = file + ":" + std::to_string(backwardLine) + ": compile " + compile.id
             + ": the backward graph's input '" + input.name + "'";
         if (std::find(forwardOutputs.begin(), forwardOutputs.end(), input.name) == forwardOutputs.end())
-            throw Error(where + " is not an output of the forward graph (line " + std::to_string(forwardRecord.line)
-                + "), so it cannot be matched to a saved value");
+            throw Error(where + " is not an output of the forward graph (line "
+                + std::to_string(forwardRecord.line) + "), so it cannot be matched to a saved value");
         const NodeId inJoint = joint.find(input.name);
         if (inJoint == kNoNode)
-            throw Error(where + " is not a node of the joint graph: PyTorch renamed or created it after tracing");
+            throw Error(
+                where + " is not a node of the joint graph: PyTorch renamed or created it after tracing");
         const NodeId inForward = forward.find(input.name);
         if (forward.opOf(inForward).target != joint.opOf(inJoint).target)
             throw Error(where + " is " + forward.opOf(inForward).target + " in the forward graph but "

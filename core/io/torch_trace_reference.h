@@ -17,6 +17,7 @@ printed::GraphText payloadGraph(const TraceArtifact& artifact, const std::string
 /// which the forward graph returns under the same names), in joint-graph order; SymInt inputs go
 /// to savedSymNodes. Each one must be a forward output and a joint-graph node of the same op,
 /// else remat::Error("<file>:<line>: ...") says which.
-RecordedPartition recordedDecision(const JointGraph& joint, const TracedCompile& compile, const std::string& file);
+RecordedPartition recordedDecision(
+    const JointGraph& joint, const TracedCompile& compile, const std::string& file);
 
 } // namespace remat::trace
