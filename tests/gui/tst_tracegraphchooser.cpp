@@ -91,6 +91,10 @@ private Q_SLOTS:
         QCOMPARE(offered.size(), 2);
         QVERIFY(offered[1].startsWith(QStringLiteral("1/0 — 21 nodes")));
         QCOMPARE(w.document()->graph()->graph.size(), std::size_t(21));
+        QCOMPARE(w.document()->graph()->displayName, QStringLiteral("graph_break.log [1/0]"));
+        // Each compiled graph keeps its own project (tags), not one per log.
+        QVERIFY2(w.document()->projectPath().endsWith(QStringLiteral("graph_break.log.1_0.remat")),
+            qPrintable(w.document()->projectPath()));
     }
 
     void withoutAUserTheChoiceIsAnError()

@@ -138,7 +138,7 @@ GraphOpener::OpenResult GraphOpener::load(const QString& path, const QString& tr
         if (stale())
             return {{}, {}, true, {}};
         report(QObject::tr("Finding forward, backward and repeated blocks in %1 nodes…").arg(graph.size()), 700);
-        auto loaded = analyseGraph(std::move(graph), path, loadSeconds);
+        auto loaded = analyseGraph(std::move(graph), path, loadSeconds, traceGraph);
         if (stale())
             return {{}, {}, true, {}};
         out.graph = std::move(loaded);
