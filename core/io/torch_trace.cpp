@@ -15,16 +15,14 @@
 namespace remat::trace {
 namespace {
 
-constexpr std::string_view kLogPrefix = "dedicated_log_torch_trace_";
-
 /// With several logs in a folder, ids carry the log's name: "rank_0_ab12:0/0".
 std::string qualifier(const TraceLogFile& log, std::size_t logCount)
 {
     if (logCount < 2)
         return {};
     std::string name = std::filesystem::path(log.path).filename().string();
-    if (name.starts_with(kLogPrefix))
-        name.erase(0, kLogPrefix.size());
+    if (name.starts_with(kTraceLogPrefix))
+        name.erase(0, kTraceLogPrefix.size());
     if (name.ends_with(".log"))
         name.resize(name.size() - 4);
     return name + ":";

@@ -3,6 +3,7 @@
 
 #include "graph/error.h"
 #include "io/file_text.h"
+#include "io/text_encoding.h"
 
 #include <simdjson.h>
 
@@ -11,8 +12,6 @@
 
 namespace remat::trace {
 namespace {
-
-constexpr std::string_view kLogPrefix = "dedicated_log_torch_trace_";
 
 /// glog's prefix: a level letter, MMDD, a space ("V1124 04:23:44.672000 5986 x.py:12] {...").
 bool isRecordLine(std::string_view line)
@@ -132,7 +131,7 @@ bool isTorchTracePath(const std::string& path)
     if (std::filesystem::is_directory(path, error)) {
         for (const auto& entry : std::filesystem::directory_iterator(path, error)) {
             const std::string name = entry.path().filename().string();
-            if (name.starts_with(kLogPrefix) && name.ends_with(".log"))
+            if (name.starts_with(kTraceLogPrefix) && name.ends_with(".log"))
                 return true;
         }
         return false;
@@ -150,6 +149,8 @@ bool isTorchTracePath(const std::string& path)
 
 TraceLogFile readTraceLog(const std::string& text, const std::string& fileName)
 {
+    if (const auto encoding = findEncodingError(text))
+        throw Error(fileName + ":" + *encoding);
     TraceLogFile log;
     log.path = fileName;
     simdjson::dom::parser parser;
@@ -236,7 +237,7 @@ std::vector<TraceLogFile> readTracePath(const std::string& path)
     std::vector<std::string> files;
     for (const auto& entry : std::filesystem::directory_iterator(path, error)) {
         const std::string name = entry.path().filename().string();
-        if (name.starts_with(kLogPrefix) && name.ends_with(".log") && entry.is_regular_file())
+        if (name.starts_with(kTraceLogPrefix) && name.ends_with(".log") && entry.is_regular_file())
             files.push_back(entry.path().string());
     }
     if (error)

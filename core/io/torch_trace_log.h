@@ -5,9 +5,13 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace remat::trace {
+
+/// How torch names the log of each process in a TORCH_TRACE folder: <prefix><rank and random>.log.
+inline constexpr std::string_view kTraceLogPrefix = "dedicated_log_torch_trace_";
 
 /// One structured-trace record's payload: the tab-indented lines after its metadata line, the tab
 /// removed, with their line numbers in the log.

@@ -324,27 +324,27 @@ void TestTorchTrace::folderOfLogs()
 void TestTorchTrace::badIdsAndDamagedLogs_data()
 {
     QTest::addColumn<QString>("name");
-    QTest::addColumn<QString>("text");
+    QTest::addColumn<QByteArray>("text");
     QTest::addColumn<QString>("id");
     QTest::addColumn<QString>("message"); // after "<file>"
 
     const std::string breakLog = readFileText(logFile("graph_break.log"));
-    QTest::addRow("unknown id") << "unknown.log" << QString::fromStdString(breakLog) << "2/0"
+    QTest::addRow("unknown id") << "unknown.log" << QByteArray::fromStdString(breakLog) << "2/0"
                                 << ": no compiled graph 2/0 (the log has: 0/0_1, 1/0)";
-    QTest::addRow("not an id") << "unknown.log" << QString::fromStdString(breakLog) << "zero"
+    QTest::addRow("not an id") << "unknown.log" << QByteArray::fromStdString(breakLog) << "zero"
                                << ": no compiled graph zero (the log has: 0/0_1, 1/0)";
 
     // Cut inside frame 1's joint graph: its return statement is gone.
     const std::string cut
         = breakLog.substr(0, breakLog.find("\t        return pytree.tree_unflatten([\n\t            sum_1"));
-    QTest::addRow("cut short") << "cut.log" << QString::fromStdString(cut) << "1/0"
+    QTest::addRow("cut short") << "cut.log" << QByteArray::fromStdString(cut) << "1/0"
                                << ":"
             + QString::number(
                 lineOf(breakLog, "\t        return pytree.tree_unflatten([\n\t            sum_1") - 1)
             + ": the function ends without a return statement";
 
     const std::string junk = readFileText(logFile("sac.log")) + "something else\n";
-    QTest::addRow("stray line") << "junk.log" << QString::fromStdString(junk) << "0/0"
+    QTest::addRow("stray line") << "junk.log" << QByteArray::fromStdString(junk) << "0/0"
                                 << ":" + QString::number(lineOf(junk, "something else"))
             + ": not a TORCH_TRACE record (expected a line like 'V1124 04:23:44.672000 5986 file.py:12] "
               "{...}' or"
@@ -352,7 +352,7 @@ void TestTorchTrace::badIdsAndDamagedLogs_data()
 
     const std::string badJson = edited("sac.log", "{\"aot_joint_graph\": {}, \"frame_id\": 0,",
         "{\"aot_joint_graph\": {}, \"frame_id\": 0,,");
-    QTest::addRow("bad metadata") << "json.log" << QString::fromStdString(badJson) << "0/0"
+    QTest::addRow("bad metadata") << "json.log" << QByteArray::fromStdString(badJson) << "0/0"
                                   << ":" + QString::number(lineOf(badJson, "\"frame_id\": 0,,"))
             + ": the record's metadata is not valid JSON (The JSON document has an improper structure: "
               "missing or superfluous commas, braces, missing keys, etc.)";
@@ -365,25 +365,30 @@ void TestTorchTrace::badIdsAndDamagedLogs_data()
     for (auto at = renamed.find("addmm_1", from); at < to; at = renamed.find("addmm_1", at))
         renamed.replace(at, 7, "getitem_9");
     const int backwardLine = lineOf(renamed, "{\"aot_backward_graph\"");
-    QTest::addRow("unknown saved value") << "renamed.log" << QString::fromStdString(renamed) << "0/0"
+    QTest::addRow("unknown saved value") << "renamed.log" << QByteArray::fromStdString(renamed) << "0/0"
                                          << ":" + QString::number(backwardLine)
             + ": compile 0/0: the backward graph's input 'getitem_9' is not a node of the joint graph: "
               "PyTorch renamed or created it after tracing";
     const std::string notReturned = edited("sac.log", "\t        addmm_1: \"f32[4, 8][8, 1]cpu\",\n",
         "\t        mm_1: \"f32[4, 8][8, 1]cpu\",\n");
     QTest::addRow("saved value the forward does not return")
-        << "unreturned.log" << QString::fromStdString(notReturned) << "0/0"
+        << "unreturned.log" << QByteArray::fromStdString(notReturned) << "0/0"
         << ":" + QString::number(lineOf(notReturned, "{\"aot_backward_graph\""))
             + ": compile 0/0: the backward graph's input 'mm_1' is not an output of the forward graph (line "
             + QString::number(lineOf(notReturned, "{\"aot_forward_graph\""))
             + "), so it cannot be matched to a saved value";
+
+    const std::string binary = readFileText(logFile("sac.log")) + "V1124 \xff\n";
+    QTest::addRow("not text") << "binary.log" << QByteArray::fromStdString(binary) << "0/0"
+                              << ":" + QString::number(lineOf(binary, "V1124 \xff"))
+            + ":7: byte 0xFF is not UTF-8 text";
 
     std::string noPayload = readFileText(logFile("sac.log"));
     const auto record = noPayload.find("{\"aot_joint_graph\"");
     const auto payloadStart = noPayload.find('\n', record) + 1;
     const auto payloadEnd = noPayload.find("\nV", payloadStart) + 1;
     noPayload.erase(payloadStart, payloadEnd - payloadStart);
-    QTest::addRow("payload missing") << "nopayload.log" << QString::fromStdString(noPayload) << "0/0"
+    QTest::addRow("payload missing") << "nopayload.log" << QByteArray::fromStdString(noPayload) << "0/0"
                                      << ":" + QString::number(lineOf(noPayload, "{\"aot_joint_graph\""))
             + ": the record announces a payload (has_payload) but no payload line follows; is the log cut "
               "short?";
@@ -392,7 +397,7 @@ void TestTorchTrace::badIdsAndDamagedLogs_data()
 void TestTorchTrace::badIdsAndDamagedLogs()
 {
     QFETCH(QString, name);
-    QFETCH(QString, text);
+    QFETCH(QByteArray, text);
     QFETCH(QString, id);
     QFETCH(QString, message);
     const std::string path = (m_dir.path() + '/' + name).toStdString();
