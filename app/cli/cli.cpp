@@ -21,52 +21,67 @@ const std::map<std::string_view, CommandInfo>& commands()
 {
     static const std::map<std::string_view, CommandInfo> table {
         {"partition",
-         {partitionCommand, "partition GRAPH [--partitioner min-cut|default] [--rules torch-1.13|torch-2.14|newest]\n"
-                            "          [--compiler nvfuser|inductor] [--tag NAME=POLICY ...] [--activation-offloading]\n"
-                            "          [--json] [-o PLAN.json [--script RUN.py]]\n"
-                            "    Partition a joint graph as PyTorch would; print a summary, or the plan as JSON;\n"
-                            "    --script writes a Python script that runs the model with the plan. --tag (repeatable)\n"
-                            "    sets a node's policy: MUST_SAVE, PREFER_SAVE, MUST_RECOMPUTE, PREFER_RECOMPUTE,\n"
-                            "    MUST_CPU_OFFLOAD or PREFER_CPU_OFFLOAD. --activation-offloading (or --offload) runs\n"
-                            "    torch 2.x's offloading pass: saved values tagged *_CPU_OFFLOAD go to the host."}},
+            {partitionCommand,
+                "partition GRAPH [--graph ID] [--partitioner min-cut|default] [--rules torch-1.13|torch-2.14|newest]\n"
+                "          [--compiler nvfuser|inductor] [--tag NAME=POLICY ...] [--activation-offloading]\n"
+                "          [--json] [-o PLAN.json [--script RUN.py]]\n"
+                "    Partition a joint graph as PyTorch would; print a summary, or the plan as JSON;\n"
+                "    --script writes a Python script that runs the model with the plan. --tag (repeatable)\n"
+                "    sets a node's policy: MUST_SAVE, PREFER_SAVE, MUST_RECOMPUTE, PREFER_RECOMPUTE,\n"
+                "    MUST_CPU_OFFLOAD or PREFER_CPU_OFFLOAD. --activation-offloading (or --offload) runs\n"
+                "    torch 2.x's offloading pass: saved values tagged *_CPU_OFFLOAD go to the host."}},
         {"explain",
-         {explainCommand, "explain GRAPH NODE [--partitioner ...] [--rules ...] [--compiler ...] [--tag NAME=POLICY]\n"
-                          "          [--budget B [--solver ...] [--estimator ...] [--device NAME]] [--json]\n"
-                          "    Why the plan decides NODE as it does (the rule; its save edge and the edges around\n"
-                          "    it, or its knapsack rank), and what if it were flipped (saved -> MUST_RECOMPUTE,\n"
-                          "    recomputed -> MUST_SAVE): the change in saved bytes, peak and recompute runtime."}},
+            {explainCommand,
+                "explain GRAPH NODE [--partitioner ...] [--rules ...] [--compiler ...] [--tag NAME=POLICY]\n"
+                "          [--budget B [--solver ...] [--estimator ...] [--device NAME]] [--json]\n"
+                "    Why the plan decides NODE as it does (the rule; its save edge and the edges around\n"
+                "    it, or its knapsack rank), and what if it were flipped (saved -> MUST_RECOMPUTE,\n"
+                "    recomputed -> MUST_SAVE): the change in saved bytes, peak and recompute runtime."}},
         {"compare",
-         {compareCommand, "compare GRAPH A B [--partitioner ...] [--rules ...] [--compiler ...] [--tag NAME=POLICY]\n"
-                          "          [--solver ...] [--estimator ...] [--device NAME] [--json]\n"
-                          "    Two plans side by side: values saved only by A, only by B, and each plan's bytes,\n"
-                          "    peak and recompute runtime. A and B: PLAN.json, pytorch (the file's recorded decision\n"
-                          "    for the options), pytorch-budget=B, min-cut, default or budget=B."}},
-        {"info", {infoCommand, "info GRAPH\n    Node counts by class and by op, and activation bytes."}},
+            {compareCommand,
+                "compare GRAPH A B [--partitioner ...] [--rules ...] [--compiler ...] [--tag NAME=POLICY]\n"
+                "          [--solver ...] [--estimator ...] [--device NAME] [--json]\n"
+                "    Two plans side by side: values saved only by A, only by B, and each plan's bytes,\n"
+                "    peak and recompute runtime. A and B: PLAN.json, pytorch (the file's recorded decision\n"
+                "    for the options), pytorch-budget=B, min-cut, default or budget=B."}},
+        {"info",
+            {infoCommand,
+                "info GRAPH [--graph ID]\n    Node counts by class and by op, and activation bytes; for a "
+                "TORCH_TRACE log (file or\n"
+                "    folder) without --graph, its compiled graphs: compile id, nodes, joint graph or not."}},
         {"bench",
-         {benchCommand, "bench [GRAPH...] [--repeat N] [--pareto [--points N] [--threads N]]\n"
-                        "    Time loading and partitioning next to PyTorch's recorded seconds (default: the gpt\n"
-                        "    graphs of ../shared/oracle); with --pareto, time the budget sweep against one partition."}},
+            {benchCommand,
+                "bench [GRAPH...] [--repeat N] [--pareto [--points N] [--threads N]]\n"
+                "    Time loading and partitioning next to PyTorch's recorded seconds (default: the gpt\n"
+                "    graphs of ../shared/oracle); with --pareto, time the budget sweep against one "
+                "partition."}},
         {"budget",
-         {budgetCommand, "budget GRAPH --budget B [--solver dp|greedy|ilp] [--estimator flops|testing|roofline]\n"
-                         "          [--device NAME] [--devices FILE] [--rules torch-2.14|newest] [--json] [-o PLAN.json]\n"
-                         "    Partition under an activation memory budget B in [0, 1] (torch-2.14 rules, PyTorch's\n"
-                         "    knapsack); the plan keys plus budget, memory_ratio, activation_bytes,\n"
-                         "    estimated_runtime, peak_bytes. --device implies the roofline estimator."}},
+            {budgetCommand,
+                "budget GRAPH --budget B [--solver dp|greedy|ilp] [--estimator flops|testing|roofline]\n"
+                "          [--device NAME] [--devices FILE] [--rules torch-2.14|newest] [--json] [-o "
+                "PLAN.json]\n"
+                "    Partition under an activation memory budget B in [0, 1] (torch-2.14 rules, PyTorch's\n"
+                "    knapsack); the plan keys plus budget, memory_ratio, activation_bytes,\n"
+                "    estimated_runtime, peak_bytes. --device implies the roofline estimator."}},
         {"pareto",
-         {paretoCommand, "pareto GRAPH [--points N] [--json | --csv FILE|-] [--plot OUT.png|svg|pdf] [--threads N]\n"
-                         "          [--no-peak] [--solver ...] [--estimator ...] [--device NAME] [--devices FILE]\n"
-                         "    Every plan from budget 0 to 1 (N grid budgets, default 101, then bisection until each\n"
-                         "    change is found): activation memory, estimated runtime, peak memory, frontier."}},
+            {paretoCommand,
+                "pareto GRAPH [--points N] [--json | --csv FILE|-] [--plot OUT.png|svg|pdf] [--threads N]\n"
+                "          [--no-peak] [--solver ...] [--estimator ...] [--device NAME] [--devices FILE]\n"
+                "    Every plan from budget 0 to 1 (N grid budgets, default 101, then bisection until each\n"
+                "    change is found): activation memory, estimated runtime, peak memory, frontier."}},
         {"memory",
-         {memoryCommand, "memory GRAPH [--plan PLAN.json | --budget B] [--csv FILE|-] [--plot OUT.png|svg|pdf] [--top N]\n"
-                         "          [--activation-offloading [--device NAME]]\n"
-                         "    Simulate the plan's forward and backward (autograd order): the memory timeline by\n"
-                         "    category and the peak, with the tensors live then (default: the plain min-cut)."}},
+            {memoryCommand,
+                "memory GRAPH [--plan PLAN.json | --budget B] [--csv FILE|-] [--plot OUT.png|svg|pdf] [--top N]\n"
+                "          [--activation-offloading [--device NAME]]\n"
+                "    Simulate the plan's forward and backward (autograd order): the memory timeline by\n"
+                "    category and the peak, with the tensors live then (default: the plain min-cut)."}},
         {"devices",
-         {devicesCommand, "devices GRAPH --mode size_based|sparse_nn|cost_aware|kl_based|aot_based --device BYTES\n"
-                          "          [--device BYTES ...] [--transfer-rate R] [--saturate-host] [--json]\n"
-                          "    Split the model's forward across devices (logical ids 0.. in the order given) as\n"
-                          "    torch.fx's accelerator partitioner does: partitions, memory, latencies, critical path."}},
+            {devicesCommand,
+                "devices GRAPH --mode size_based|sparse_nn|cost_aware|kl_based|aot_based --device BYTES\n"
+                "          [--device BYTES ...] [--transfer-rate R] [--saturate-host] [--json]\n"
+                "    Split the model's forward across devices (logical ids 0.. in the order given) as\n"
+                "    torch.fx's accelerator partitioner does: partitions, memory, latencies, critical "
+                "path."}},
     };
     return table;
 }
@@ -81,6 +96,12 @@ void printUsage(std::ostream& out)
     out << "  render GRAPH [--plan PLAN.json] [--partitioner P] [--rules R] [--budget B] [--tag NAME=POLICY]\n"
            "          [--expand all|GROUP] -o OUT.png|svg|pdf\n"
            "    The canvas as the app draws it (the plan's decision, or the partitioner's), without a display.\n";
+    out << "\nGRAPH: a joint-graph JSON, a printed graph (print_readable, TORCH_LOGS, tlparse), or a "
+           "TORCH_TRACE\n"
+           "log file or folder; --graph ID (tlparse's compile id, e.g. 0/0 or 1/0) picks one of its "
+           "compiled\n"
+           "graphs, for every command above but bench, devices and render (default: the log's only joint "
+           "graph).\n";
 }
 
 } // namespace

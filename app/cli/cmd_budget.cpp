@@ -5,6 +5,7 @@
 #include "cli/budget_args.h"
 #include "cli/commands.h"
 #include "cli/format.h"
+#include "cli/graph_argument.h"
 #include "cli/partition_options_from_args.h"
 #include "io/file_text.h"
 #include "io/graph_loader.h"
@@ -70,7 +71,7 @@ void printSummary(const BudgetSession& session, const BudgetedPlan& plan, const 
 int budgetCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
 {
     std::set<std::string> valued = budgetOptionNames();
-    valued.insert({"--budget", "-o"});
+    valued.insert({"--budget", "-o", kGraphOption});
     std::set<std::string> flags = partitionFlagNames();
     flags.insert("--json");
     const Arguments args(rawArgs, valued, flags);
@@ -79,7 +80,7 @@ int budgetCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
     const double configured = budgetFrom(args, 1.0);
     const BudgetOptions budgetOptions = budgetOptionsFrom(args);
 
-    const JointGraph graph = loadGraphFile(args.positionals()[0]);
+    const JointGraph graph = loadGraphArgument(args);
     const auto start = std::chrono::steady_clock::now();
     const BudgetSession session(graph, budgetPartitionOptionsFrom(args), budgetOptions);
     const ResolvedBudget resolved = session.resolveBudget(configured);

@@ -3,6 +3,7 @@
 #include "budget/region_budget.h"
 #include "cli/commands.h"
 #include "cli/format.h"
+#include "cli/graph_argument.h"
 #include "cli/plan_request_from_args.h"
 #include "explain/explain_json.h"
 #include "explain/plan_comparison.h"
@@ -150,6 +151,7 @@ int compareCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
 {
     std::set<std::string> valued = planRequestOptionNames();
     valued.erase("--budget"); // each side says its own budget
+    valued.insert(kGraphOption);
     const Arguments args(rawArgs, valued, {"--json"});
     if (args.positionals().size() != 3)
         throw UsageError {"expected a GRAPH file and two plans A and B"};
@@ -157,7 +159,7 @@ int compareCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
     PlanSpec a = parseSpec(args.positionals()[1], shared);
     PlanSpec b = parseSpec(args.positionals()[2], shared);
 
-    const JointGraph graph = loadGraphFile(args.positionals()[0]);
+    const JointGraph graph = loadGraphArgument(args);
     addTags(a.request, args, graph); // the shared options, tags too, apply to both sides
     addTags(b.request, args, graph);
     const PlanRunner runner(graph, shared.budgetOptions);

@@ -2,6 +2,7 @@
 // remat-explorer explain: why a node is decided as it is, and what flipping it would cost.
 #include "cli/commands.h"
 #include "cli/format.h"
+#include "cli/graph_argument.h"
 #include "cli/partition_options_from_args.h"
 #include "cli/plan_request_from_args.h"
 #include "explain/cut_neighbourhood.h"
@@ -121,12 +122,14 @@ void printExplanation(const JointGraph& graph, const PlanRequest& request, const
 
 int explainCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
 {
-    const Arguments args(rawArgs, planRequestOptionNames(), {"--json"});
+    std::set<std::string> valued = planRequestOptionNames();
+    valued.insert(kGraphOption);
+    const Arguments args(rawArgs, valued, {"--json"});
     if (args.positionals().size() != 2)
         throw UsageError {"expected a GRAPH file and a NODE name"};
     PlanRequest request = planRequestFrom(args);
 
-    const JointGraph graph = loadGraphFile(args.positionals()[0]);
+    const JointGraph graph = loadGraphArgument(args);
     const NodeId node = nodeNamed(graph, args.positionals()[1], "NODE");
     addTags(request, args, graph);
     const PlanRunner runner(graph, request.budgetOptions);

@@ -6,20 +6,59 @@
 #include "cli/arguments.h"
 #include "cli/commands.h"
 #include "cli/format.h"
-#include "io/graph_loader.h"
+#include "cli/graph_argument.h"
+#include "graph/error.h"
+#include "io/torch_trace.h"
 
 #include <algorithm>
 #include <map>
 #include <ostream>
 
 namespace remat::cli {
+namespace {
+
+/// A TORCH_TRACE log's compiled graphs, one line each, as `--graph` names them.
+void printTraceListing(const trace::TraceListing& listing, std::ostream& out)
+{
+    out << listing.path << ": TORCH_TRACE log"
+        << (listing.torchVersion.empty() ? "" : " of PyTorch " + listing.torchVersion) << ", "
+        << listing.graphs.size() << " compiled graph" << (listing.graphs.size() == 1 ? "" : "s") << "\n\n";
+    std::size_t width = 7;
+    for (const auto& g : listing.graphs)
+        width = std::max(width, g.id.size());
+    out << "  " << pad("compile", width + 2) << pad("nodes", 7) << pad("joint", 7) << "PyTorch's decision\n";
+    for (const auto& g : listing.graphs) {
+        out << "  " << pad(g.id, width + 2) << pad(g.problem.empty() ? std::to_string(g.nodes) : "?", 7)
+            << pad(g.joint ? "yes" : "no", 7)
+            << (g.partitioned ? (g.minCutInformation ? "yes, with min_cut_information" : "yes")
+                              : (g.inference ? "none (inference)" : "none"))
+            << "\n";
+        if (!g.problem.empty())
+            out << "    unreadable: " << g.problem << "\n";
+    }
+    out << "\nopen one with --graph ID (e.g. remat-explorer partition " << listing.path << " --graph "
+        << (listing.graphs.empty() ? std::string("0/0") : listing.graphs.front().id)
+        << " --rules torch-2.14)\n";
+}
+
+} // namespace
 
 int infoCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
 {
-    const Arguments args(rawArgs, {}, {});
+    const Arguments args(rawArgs, {kGraphOption}, {});
     if (args.positionals().size() != 1)
         throw UsageError {"expected exactly one GRAPH file"};
-    const JointGraph graph = loadGraphFile(args.positionals()[0]);
+    if (!args.value(kGraphOption) && trace::isTorchTracePath(args.positionals()[0])) {
+        const trace::TraceListing listing = trace::listTorchTrace(args.positionals()[0]);
+        printTraceListing(listing, out);
+        // A damaged graph fails the command like any unreadable file (after the listing).
+        for (const auto& g : listing.graphs) {
+            if (!g.problem.empty())
+                throw Error(g.problem);
+        }
+        return 0;
+    }
+    const JointGraph graph = loadGraphArgument(args);
     const auto& source = graph.source();
     out << graph.filePath() << ": " << graph.size() << " nodes, "
         << (graph.kind() == GraphKind::Joint ? "joint graph" : "forward graph");

@@ -6,6 +6,7 @@
 #include "cli/budget_args.h"
 #include "cli/commands.h"
 #include "cli/format.h"
+#include "cli/graph_argument.h"
 #include "cli/partition_options_from_args.h"
 #include "cli/plot_writers.h"
 #include "graph/error.h"
@@ -80,7 +81,7 @@ void printProfile(const JointGraph& graph, const BudgetedPlan& plan, const Devic
 int memoryCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
 {
     std::set<std::string> valued = budgetOptionNames();
-    valued.insert({"--plan", "--budget", "--csv", "--top", "--plot"});
+    valued.insert({"--plan", "--budget", "--csv", "--top", "--plot", kGraphOption});
     const Arguments args(rawArgs, valued, partitionFlagNames());
     if (args.positionals().size() != 1)
         throw UsageError {"expected exactly one GRAPH file"};
@@ -92,7 +93,7 @@ int memoryCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
 
     if (const auto plot = args.value("--plot"))
         checkPictureType(*plot);
-    const JointGraph graph = loadGraphFile(args.positionals()[0]);
+    const JointGraph graph = loadGraphArgument(args);
     const BudgetSession session(graph, budgetPartitionOptionsFrom(args), budgetOptions);
     BudgetedPlan plan;
     out << graph.filePath() << ": ";

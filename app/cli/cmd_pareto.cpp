@@ -5,6 +5,7 @@
 #include "cli/budget_args.h"
 #include "cli/commands.h"
 #include "cli/format.h"
+#include "cli/graph_argument.h"
 #include "cli/partition_options_from_args.h"
 #include "cli/plot_writers.h"
 #include "io/file_text.h"
@@ -42,7 +43,7 @@ void printTable(const JointGraph& graph, const ParetoResult& result, std::ostrea
 int paretoCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
 {
     std::set<std::string> valued = budgetOptionNames();
-    valued.insert({"--points", "--threads", "--csv", "--resolution", "--plot"});
+    valued.insert({"--points", "--threads", "--csv", "--resolution", "--plot", kGraphOption});
     std::set<std::string> flags = partitionFlagNames();
     flags.insert({"--json", "--no-peak"});
     const Arguments args(rawArgs, valued, flags);
@@ -61,7 +62,7 @@ int paretoCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
 
     if (const auto plot = args.value("--plot"))
         checkPictureType(*plot);
-    const JointGraph graph = loadGraphFile(args.positionals()[0]);
+    const JointGraph graph = loadGraphArgument(args);
     const BudgetSession session(graph, budgetPartitionOptionsFrom(args), budgetOptions);
     const ParetoResult result = sweepPareto(session, options);
 

@@ -2,6 +2,7 @@
 #include "cli/arguments.h"
 #include "cli/commands.h"
 #include "cli/format.h"
+#include "cli/graph_argument.h"
 #include "cli/partition_options_from_args.h"
 #include "explain/recorded_comparison.h"
 #include "graph/checkpoint_policy.h"
@@ -21,8 +22,13 @@ namespace {
 void printComparison(const JointGraph& graph, const PartitionResult& result, std::ostream& out)
 {
     const auto comparison = compareWithRecorded(graph, result);
-    if (!comparison)
+    if (!comparison) {
+        // Say why a file with PyTorch's decisions shows none (usually: other rules than it followed).
+        if (!graph.recorded().empty())
+            out << pad("PyTorch", 12) << "not compared: " << missingRecordedPlanMessage(graph, result.options)
+                << "\n";
         return;
+    }
     const RecordedPartition* recorded = comparison->plan.recorded;
     out << pad("PyTorch", 12) << graph.recordedTorchVersion() << " recorded " << recorded->savedValues.size()
         << " saved values";
@@ -81,7 +87,7 @@ void printSummary(const JointGraph& graph, const PartitionResult& result, double
 int partitionCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
 {
     std::set<std::string> valued = partitionOptionNames();
-    valued.insert({"-o", "--script", "--tools"});
+    valued.insert({"-o", "--script", "--tools", kGraphOption});
     std::set<std::string> flags = partitionFlagNames();
     flags.insert("--json");
     const Arguments args(rawArgs, valued, flags);
@@ -92,7 +98,7 @@ int partitionCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
     PartitionOptions options = partitionOptionsFrom(args);
 
     const auto start = std::chrono::steady_clock::now();
-    const JointGraph graph = loadGraphFile(args.positionals()[0]);
+    const JointGraph graph = loadGraphArgument(args);
     options.tags = tagsFrom(args, graph);
     applyRulesOfRecording(options, args, graph);
     const double loadSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -100,6 +100,17 @@ void JointGraphBuilder::addRecorded(std::string key, RecordedPartition partition
     m_graph.m_recorded.insert_or_assign(std::move(key), std::move(partition));
 }
 
+JointGraph JointGraphBuilder::withProvenance(JointGraph graph, GraphSource source,
+    std::map<std::string, RecordedPartition> recorded, std::string recordedTorchVersion,
+    std::vector<int> staticLifetimeInputs)
+{
+    graph.m_source = std::move(source);
+    graph.m_staticLifetimeInputs = std::move(staticLifetimeInputs);
+    graph.m_recorded = std::move(recorded);
+    graph.m_recordedTorchVersion = std::move(recordedTorchVersion);
+    return graph;
+}
+
 RecordedPartition* JointGraphBuilder::recorded(const std::string& key)
 {
     const auto it = m_graph.m_recorded.find(key);

@@ -44,6 +44,13 @@ public:
     /// Validates the whole graph, derives users and the output lists, and hands it over.
     JointGraph finish();
 
+    /// A finished graph with the provenance of a file that holds more than one graph (a TORCH_TRACE
+    /// log): its source, PyTorch's decision recorded beside it and the static-lifetime inputs the
+    /// log names elsewhere. The nodes are left as they are.
+    static JointGraph withProvenance(JointGraph graph, GraphSource source,
+        std::map<std::string, RecordedPartition> recorded, std::string recordedTorchVersion,
+        std::vector<int> staticLifetimeInputs);
+
 private:
     void collectInputs(const Arg& arg, std::vector<NodeId>& inputs, std::vector<char>& seen) const;
     void flattenOutputs(const Arg& arg, std::vector<NodeId>& out) const;

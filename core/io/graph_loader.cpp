@@ -5,6 +5,9 @@
 #include "io/file_text.h"
 #include "io/joint_graph_reader.h"
 #include "io/printed_graph_reader.h"
+#include "io/torch_trace.h"
+
+#include <filesystem>
 
 namespace remat {
 namespace {
@@ -19,10 +22,23 @@ std::size_t firstNonBlank(std::string_view text)
     return i;
 }
 
-JointGraph load(std::string text, const std::string& fileName)
+JointGraph loadTrace(const std::vector<trace::TraceLogFile>& logs, const std::string& path, std::string id)
+{
+    if (id.empty())
+        id = trace::defaultTracedGraph(
+            trace::listTraceLogs(logs, path), "a compile id (--graph on the command line)");
+    return trace::loadTracedGraph(logs, path, id);
+}
+
+JointGraph load(std::string text, const std::string& fileName, const std::string& traceGraph)
 {
     if (firstNonBlank(text) == text.size())
         throw Error(fileName + ": the file is empty");
+    if (trace::looksLikeTorchTrace(text))
+        return loadTrace({trace::readTraceLog(text, fileName)}, fileName, traceGraph);
+    if (!traceGraph.empty())
+        throw Error(
+            fileName + ": not a TORCH_TRACE log, so it has no compiled graph " + traceGraph + " to choose");
     if (text.starts_with(kUtf8Bom))
         text.erase(0, kUtf8Bom.size());
     if (looksLikeJson(text))
@@ -38,14 +54,16 @@ bool looksLikeJson(const std::string& text)
     return i < text.size() && (text[i] == '{' || text[i] == '[');
 }
 
-JointGraph loadGraphText(const std::string& text, const std::string& fileName)
+JointGraph loadGraphText(const std::string& text, const std::string& fileName, const std::string& traceGraph)
 {
-    return load(text, fileName);
+    return load(text, fileName, traceGraph);
 }
 
-JointGraph loadGraphFile(const std::string& path)
+JointGraph loadGraphFile(const std::string& path, const std::string& traceGraph)
 {
-    return load(readFileText(path), path);
+    if (std::filesystem::is_directory(path))
+        return loadTrace(trace::readTracePath(path), path, traceGraph);
+    return load(readFileText(path), path, traceGraph);
 }
 
 } // namespace remat

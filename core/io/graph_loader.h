@@ -8,12 +8,15 @@
 namespace remat {
 
 /// Opens any graph file the app understands: joint-graph JSON (the first non-blank character is
-/// '{') or a graph PyTorch printed as code (print_readable, TORCH_LOGS, tlparse). Throws
-/// remat::Error with the reader's message.
-JointGraph loadGraphFile(const std::string& path);
+/// '{'), a graph PyTorch printed as code (print_readable, TORCH_LOGS, tlparse), or a TORCH_TRACE
+/// log file or folder, of which it opens the compiled graph `traceGraph` (tlparse's compile id,
+/// "0/0"), or when that is empty the log's only joint graph (several: an error listing them).
+/// Throws remat::Error with the reader's message.
+JointGraph loadGraphFile(const std::string& path, const std::string& traceGraph = {});
 
 /// Same, for text already in memory; `fileName` is only used in messages.
-JointGraph loadGraphText(const std::string& text, const std::string& fileName);
+JointGraph loadGraphText(
+    const std::string& text, const std::string& fileName, const std::string& traceGraph = {});
 
 /// True when `text` looks like JSON to loadGraphText (first non-blank character is `{` or `[`).
 bool looksLikeJson(const std::string& text);

@@ -370,6 +370,12 @@ JointGraph readPrintedGraphText(const std::string& text, const std::string& file
     return reader.read();
 }
 
+JointGraph readPrintedGraph(const printed::GraphText& graph, const std::string& fileName)
+{
+    printed::PrintedGraphReader reader(graph, fileName);
+    return reader.read();
+}
+
 JointGraph readPrintedGraphFile(const std::string& path)
 {
     return readPrintedGraphText(readFileText(path), path);

@@ -7,6 +7,10 @@
 
 namespace remat {
 
+namespace printed {
+struct GraphText;
+}
+
 /// Reads a graph that PyTorch printed as Python code into the same model the JSON reader builds:
 /// * GraphModule.print_readable() (and gm.code) of AOT joint graphs and of plain forward graphs,
 ///   torch 1.13 (no annotations) and torch 2.x (`mm: "f32[8, 16][16, 1]cpu" = ...`, one
@@ -31,6 +35,10 @@ namespace remat {
 /// Anything unreadable throws remat::Error("<file>:<line>: <what>") ("<file>: <what>" when the
 /// file holds no graph at all); nothing is returned half-built.
 JointGraph readPrintedGraphText(const std::string& text, const std::string& fileName);
+
+/// Same, for one graph already found in a file (a TORCH_TRACE record's payload), its lines
+/// numbered as in the file.
+JointGraph readPrintedGraph(const printed::GraphText& graph, const std::string& fileName);
 
 /// Same, from a file (read with readFileText).
 JointGraph readPrintedGraphFile(const std::string& path);

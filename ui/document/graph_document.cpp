@@ -54,10 +54,16 @@ void GraphDocument::setGraph(LoadedGraphPtr graph)
     m_compiler = OpListCompiler::Nvfuser;
     m_budgetMode = false;
     m_budget = {};
-    m_projectPath = ProjectFile::saveLocation(m_graph->path);
+    // The graphs of one TORCH_TRACE log keep their tags apart: one project per compile id.
+    const QString projectKey = m_graph->traceGraph.isEmpty() ? m_graph->path
+                                                             : m_graph->path + QLatin1Char('.')
+            + QString(m_graph->traceGraph)
+                  .replace(QLatin1Char('/'), QLatin1Char('_'))
+                  .replace(QLatin1Char(':'), QLatin1Char('_'));
+    m_projectPath = ProjectFile::saveLocation(projectKey);
     m_savedData = {};
 
-    const QString existing = ProjectFile::find(m_graph->path);
+    const QString existing = ProjectFile::find(projectKey);
     if (!existing.isEmpty()) {
         QString error;
         if (auto data = ProjectFile::read(existing, &error)) {

@@ -3,6 +3,7 @@
 
 #include "graph/error.h"
 #include "io/graph_loader.h"
+#include "io/torch_trace.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -39,6 +40,27 @@ std::string corePath(const QString& path)
     return QFileInfo(path).absoluteFilePath().toStdString();
 }
 
+/// The joint graphs of a TORCH_TRACE log to choose from; empty when there is at most one.
+QList<TracedGraphChoice> tracedGraphChoices(const std::string& path)
+{
+    const trace::TraceListing listing = trace::listTorchTrace(path);
+    QList<TracedGraphChoice> choices;
+    for (const auto& g : listing.graphs) {
+        if (!g.joint)
+            continue;
+        const QString id = QString::fromStdString(g.id);
+        QString label = g.problem.empty()
+            ? QObject::tr("%1 — %2 nodes").arg(id).arg(g.nodes)
+            : QObject::tr("%1 — unreadable: %2").arg(id, QString::fromStdString(g.problem));
+        if (g.partitioned)
+            label += QObject::tr(", PyTorch's decision recorded");
+        choices.push_back({id, label});
+    }
+    if (choices.size() < 2)
+        choices.clear();
+    return choices;
+}
+
 } // namespace
 
 GraphOpener::GraphOpener(QObject* parent)
@@ -52,7 +74,7 @@ GraphOpener::~GraphOpener()
     m_latest->store(~quint64(0));
 }
 
-void GraphOpener::open(const QString& path)
+void GraphOpener::open(const QString& path, const QString& traceGraph)
 {
     const quint64 ticket = ++*m_latest;
     m_busy = true;
@@ -75,35 +97,50 @@ void GraphOpener::open(const QString& path)
         QMetaObject::invokeMethod(
             self, [self, ticket, path, result] {
                 if (self)
-                    self->finish(ticket, path, result.graph, result.error, result.cancelled);
+                    self->finish(ticket, path, result);
             },
             Qt::QueuedConnection);
     };
-    QThreadPool::globalInstance()->start([path, ticket, latest, report, deliver] {
-        deliver(load(path, ticket, latest, report));
+    QThreadPool::globalInstance()->start([path, traceGraph, ticket, latest, report, deliver] {
+        deliver(load(path, traceGraph, ticket, latest, report));
     });
 }
 
-GraphOpener::OpenResult GraphOpener::load(const QString& path, quint64 ticket, const std::shared_ptr<std::atomic<quint64>>& latest,
-                                          const std::function<void(const QString&, int)>& report)
+GraphOpener::OpenResult GraphOpener::load(const QString& path, const QString& traceGraph, quint64 ticket,
+    const std::shared_ptr<std::atomic<quint64>>& latest,
+    const std::function<void(const QString&, int)>& report)
 {
     OpenResult out;
     auto stale = [&] { return latest->load() != ticket; };
     try {
         QElapsedTimer timer;
         timer.start();
-        const QByteArray bytes = readAll(path);
-        if (stale())
-            return {{}, {}, true};
-        report(QObject::tr("Parsing %1 (%2 MB)…").arg(QFileInfo(path).fileName()).arg(bytes.size() / 1e6, 0, 'f', 1), 150);
-        JointGraph graph = loadGraphText(bytes.toStdString(), corePath(path));
+        JointGraph graph;
+        if (!path.startsWith(QLatin1String(":/")) && trace::isTorchTracePath(corePath(path))) {
+            report(QObject::tr("Reading the compiled graphs of %1…").arg(QFileInfo(path).fileName()), 150);
+            if (traceGraph.isEmpty()) {
+                out.choices = tracedGraphChoices(corePath(path));
+                if (!out.choices.isEmpty())
+                    return out;
+            }
+            graph = loadGraphFile(corePath(path), traceGraph.toStdString());
+        } else {
+            const QByteArray bytes = readAll(path);
+            if (stale())
+                return {{}, {}, true, {}};
+            report(QObject::tr("Parsing %1 (%2 MB)…")
+                       .arg(QFileInfo(path).fileName())
+                       .arg(bytes.size() / 1e6, 0, 'f', 1),
+                150);
+            graph = loadGraphText(bytes.toStdString(), corePath(path));
+        }
         const double loadSeconds = static_cast<double>(timer.nsecsElapsed()) * 1e-9;
         if (stale())
-            return {{}, {}, true};
+            return {{}, {}, true, {}};
         report(QObject::tr("Finding forward, backward and repeated blocks in %1 nodes…").arg(graph.size()), 700);
-        auto loaded = analyseGraph(std::move(graph), path, loadSeconds);
+        auto loaded = analyseGraph(std::move(graph), path, loadSeconds, traceGraph);
         if (stale())
-            return {{}, {}, true};
+            return {{}, {}, true, {}};
         out.graph = std::move(loaded);
     } catch (const Error& e) {
         out.error = QString::fromUtf8(e.what());
@@ -115,17 +152,19 @@ GraphOpener::OpenResult GraphOpener::load(const QString& path, quint64 ticket, c
     return out;
 }
 
-void GraphOpener::finish(quint64 ticket, const QString& path, LoadedGraphPtr graph, const QString& error, bool wasCancelled)
+void GraphOpener::finish(quint64 ticket, const QString& path, const OpenResult& result)
 {
     if (ticket != m_latest->load())
         return; // a newer open or a cancel took over; it reports for itself
     m_busy = false;
-    if (wasCancelled)
+    if (result.cancelled)
         Q_EMIT cancelled(path);
-    else if (!error.isEmpty())
-        Q_EMIT failed(path, error);
+    else if (!result.error.isEmpty())
+        Q_EMIT failed(path, result.error);
+    else if (!result.choices.isEmpty())
+        Q_EMIT choiceNeeded(path, result.choices);
     else
-        Q_EMIT opened(std::move(graph));
+        Q_EMIT opened(result.graph);
 }
 
 void GraphOpener::cancel()

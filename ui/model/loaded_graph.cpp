@@ -10,7 +10,8 @@
 
 namespace remat::ui {
 
-LoadedGraphPtr analyseGraph(JointGraph&& graph, const QString& path, double loadSeconds)
+LoadedGraphPtr analyseGraph(
+    JointGraph&& graph, const QString& path, double loadSeconds, const QString& traceGraph)
 {
     QElapsedTimer timer;
     timer.start();
@@ -19,6 +20,9 @@ LoadedGraphPtr analyseGraph(JointGraph&& graph, const QString& path, double load
     loaded->path = path;
     loaded->loadSeconds = loadSeconds;
     loaded->displayName = QFileInfo(path).fileName();
+    loaded->traceGraph = traceGraph;
+    if (!traceGraph.isEmpty())
+        loaded->displayName += QStringLiteral(" [%1]").arg(traceGraph);
     const JointGraph& g = loaded->graph;
     loaded->regions = computeRegions(g);
     loaded->groups = groupGraph(g, loaded->regions);

@@ -24,7 +24,9 @@ struct NodeLabel {
 struct LoadedGraph {
     JointGraph graph;
     QString path;        ///< as opened; ":/..." for the bundled sample
-    QString displayName; ///< file name
+    QString displayName; ///< file name, with the compile id for a graph of a TORCH_TRACE log
+    /// The compile id chosen from a TORCH_TRACE log with several joint graphs; empty otherwise.
+    QString traceGraph;
     GraphRegions regions;
     GroupTree groups;
     std::vector<NodeLabel> labels;
@@ -41,7 +43,8 @@ struct LoadedGraph {
 using LoadedGraphPtr = std::shared_ptr<const LoadedGraph>;
 
 /// Derives regions, groups and labels (slow part of opening, after parsing).
-LoadedGraphPtr analyseGraph(JointGraph&& graph, const QString& path, double loadSeconds = 0);
+LoadedGraphPtr analyseGraph(
+    JointGraph&& graph, const QString& path, double loadSeconds = 0, const QString& traceGraph = QString());
 
 } // namespace remat::ui
 

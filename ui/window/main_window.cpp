@@ -120,6 +120,15 @@ void MainWindow::createActions()
     m_openAction->setToolTip(tr("Open a joint graph (JSON, or a graph PyTorch printed) (Ctrl+O)"));
     connect(m_openAction, &QAction::triggered, this, &MainWindow::showOpenDialog);
 
+    m_openTraceFolderAction = new QAction(tr("Open &TORCH_TRACE Folder…"), this);
+    m_openTraceFolderAction->setToolTip(tr("Open a folder that TORCH_TRACE=/dir filled with logs"));
+    connect(m_openTraceFolderAction, &QAction::triggered, this, [this] {
+        const QString folder = QFileDialog::getExistingDirectory(
+            this, tr("Open a TORCH_TRACE Folder"), Settings::lastOpenFolder());
+        if (!folder.isEmpty())
+            openFile(folder);
+    });
+
     m_sampleAction = new QAction(tr("Open &Bundled Sample"), this);
     connect(m_sampleAction, &QAction::triggered, this, [this] { openFile(bundledSamplePath()); });
 
@@ -279,6 +288,7 @@ void MainWindow::createMenus()
     connect(m_canvas->emptyState(), &EmptyCanvas::openRequested, this, &MainWindow::showOpenDialog);
     connect(m_canvas->emptyState(), &EmptyCanvas::recentRequested, this, &MainWindow::openRecentFile);
     m_canvas->emptyState()->setRecentFiles(Settings::recentFiles());
+    file->addAction(m_openTraceFolderAction);
     file->addAction(m_sampleAction);
     file->addSeparator();
     QMenu* exportMenu = file->addMenu(tr("&Export"));
@@ -427,6 +437,7 @@ void MainWindow::connectDocument()
         onOpened();
     });
     connect(m_opener, &GraphOpener::failed, this, &MainWindow::onOpenFailed);
+    connect(m_opener, &GraphOpener::choiceNeeded, this, &MainWindow::chooseTracedGraph);
     connect(m_opener, &GraphOpener::cancelled, this, [this] {
         m_canvas->busyOverlay()->finish();
         statusBar()->showMessage(tr("Opening cancelled"), 4000);
@@ -504,13 +515,35 @@ void MainWindow::onOpenFailed(const QString& path, const QString& message)
         QMessageBox::critical(this, tr("Cannot open the graph"), message);
 }
 
+void MainWindow::chooseTracedGraph(const QString& path, const QList<TracedGraphChoice>& choices)
+{
+    QStringList ids;
+    for (const auto& c : choices)
+        ids << c.id;
+    if (!m_interactive) { // no one to ask: say what there is
+        onOpenFailed(path,
+            tr("%1: the log holds %2 joint graphs (%3): choose one")
+                .arg(path)
+                .arg(choices.size())
+                .arg(ids.join(QLatin1String(", "))));
+        return;
+    }
+    TraceGraphChooser chooser(path, choices, this);
+    if (chooser.exec() != QDialog::Accepted) {
+        m_canvas->busyOverlay()->finish();
+        statusBar()->showMessage(tr("Opening cancelled"), 4000);
+        return;
+    }
+    m_opener->open(path, chooser.chosenId());
+}
+
 void MainWindow::showOpenDialog()
 {
     QString folder = Settings::lastOpenFolder();
     if (folder.isEmpty())
         folder = QStringLiteral(REMAT_SOURCE_DIR "/samples");
     const QString path = QFileDialog::getOpenFileName(this, tr("Open a Joint Graph"), folder,
-                                                      tr("Joint graphs (*.json *.txt *.py *.log);;All files (*)"));
+        tr("Joint graphs and TORCH_TRACE logs (*.json *.txt *.py *.log);;All files (*)"));
     if (path.isEmpty())
         return;
     Settings::setLastOpenFolder(QFileInfo(path).absolutePath());

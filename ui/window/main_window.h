@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "document/trace_graph_chooser.h"
 #include "layout/layout_service.h"
 
 #include <QMainWindow>
@@ -86,6 +87,7 @@ private:
     void connectDocument();
     void onOpened();
     void onOpenFailed(const QString& path, const QString& message);
+    void chooseTracedGraph(const QString& path, const QList<TracedGraphChoice>& choices);
     void updateRecentMenu();
     /// Opens a file from the recent list; one that is gone leaves the list.
     void openRecentFile(const QString& path);
@@ -124,6 +126,7 @@ private:
 
     QAction* m_openAction = nullptr;
     QAction* m_sampleAction = nullptr;
+    QAction* m_openTraceFolderAction = nullptr;
     QAction* m_quitAction = nullptr;
     QAction* m_undoAction = nullptr;
     QAction* m_redoAction = nullptr;

@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: MIT
+// TORCH_TRACE logs as PyTorch 2.14 wrote them (tests/data/torch_trace/make_logs.py): the compiled
+// graphs they list, one loaded by compile id, and PyTorch's decision taken from the same log.
+#include "explain/recorded_plan.h"
+#include "graph/error.h"
+#include "io/file_text.h"
+#include "io/graph_loader.h"
+#include "io/torch_trace.h"
+#include "partition/partitioner.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+
+using namespace remat;
+
+namespace {
+
+std::string logFile(const char* name)
+{
+    return std::string(REMAT_TEST_DATA_DIR "/torch_trace/") + name;
+}
+
+QString joined(std::vector<std::string> names, bool sorted = false)
+{
+    if (sorted)
+        std::sort(names.begin(), names.end());
+    QStringList out;
+    for (const auto& n : names)
+        out << QString::fromStdString(n);
+    return out.join(QLatin1Char(' '));
+}
+
+/// The backward graph's inputs that are not tangents, read from the log's text with plain string
+/// search, independently of the reader under test: 2.14 prints them one per line in the signature.
+std::vector<std::string> backwardInputsByText(const std::string& path, const std::string& frame, int attempt)
+{
+    const std::string text = readFileText(path);
+    const std::string marker = "{\"aot_backward_graph\": {}, \"frame_id\": " + frame
+        + ", \"frame_compile_id\": 0, \"attempt\": " + std::to_string(attempt) + ",";
+    auto pos = text.find(marker);
+    if (pos == std::string::npos)
+        return {};
+    pos = text.find("def forward(\n", pos);
+    const auto end = text.find("\n\t    ):", pos);
+    std::vector<std::string> names;
+    for (auto line = text.find('\n', pos) + 1; line < end; line = text.find('\n', line) + 1) {
+        const std::string row = text.substr(line, text.find('\n', line) - line);
+        const auto colon = row.find(':');
+        if (colon == std::string::npos)
+            continue; // "self,"
+        const auto begin = row.find_first_not_of("\t ");
+        const std::string name = row.substr(begin, colon - begin);
+        if (name.find("tangents") == std::string::npos)
+            names.push_back(name);
+    }
+    return names;
+}
+
+QString errorOf(const std::function<void()>& f)
+{
+    try {
+        f();
+    } catch (const Error& e) {
+        return QString::fromUtf8(e.what());
+    }
+    return QStringLiteral("(no error)");
+}
+
+void writeText(const std::string& path, const std::string& text)
+{
+    std::ofstream(path, std::ios::binary) << text;
+}
+
+/// The log's text with its first occurrence of `from` replaced by `to`.
+std::string edited(const std::string& file, const std::string& from, const std::string& to)
+{
+    std::string text = readFileText(logFile(file.c_str()));
+    const auto pos = text.find(from);
+    if (pos == std::string::npos)
+        qFatal("%s does not contain '%s'", file.c_str(), from.c_str());
+    return text.replace(pos, from.size(), to);
+}
+
+int lineOf(const std::string& text, const std::string& needle)
+{
+    const auto pos = text.find(needle);
+    return 1
+        + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(pos), '\n'));
+}
+
+} // namespace
+
+class TestTorchTrace : public QObject {
+    Q_OBJECT
+
+private slots:
+    void listsCompiledGraphs_data();
+    void listsCompiledGraphs();
+    void loadsByIdWithPyTorchsDecision_data();
+    void loadsByIdWithPyTorchsDecision();
+    void decisionMatchesOurPartitioner_data();
+    void decisionMatchesOurPartitioner();
+    void minCutInformation();
+    void idWithoutAttempt();
+    void defaultGraphIsTheOnlyJointGraph();
+    void folderOfLogs();
+    void badIdsAndDamagedLogs_data();
+    void badIdsAndDamagedLogs();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void TestTorchTrace::listsCompiledGraphs_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("listing");
+    // id:nodes:decision; the graph break restarts frame 0's analysis, so its graph is attempt 1.
+    QTest::addRow("graph break") << "graph_break.log"
+                                 << "0/0_1:17:yes 1/0:21:yes";
+    QTest::addRow("SAC") << "sac.log"
+                         << "0/0:39:yes";
+    QTest::addRow("budget") << "budget.log"
+                            << "0/0:60:yes+mci";
+}
+
+void TestTorchTrace::listsCompiledGraphs()
+{
+    QFETCH(QString, file);
+    QFETCH(QString, listing);
+    const trace::TraceListing l = trace::listTorchTrace(logFile(qPrintable(file)));
+    QCOMPARE(QString::fromStdString(l.torchVersion), QStringLiteral("2.14.1+debian"));
+    QStringList rows;
+    for (const auto& g : l.graphs) {
+        QVERIFY2(g.problem.empty(), g.problem.c_str());
+        QVERIFY(g.joint);
+        QVERIFY(!g.inference);
+        QCOMPARE(g.file, logFile(qPrintable(file)));
+        rows << QString::fromStdString(g.id) + ':' + QString::number(g.nodes) + ':'
+                + (g.partitioned ? "yes" : "no") + (g.minCutInformation ? "+mci" : "");
+        // The listing counts what loading gives.
+        QCOMPARE(static_cast<int>(trace::loadTracedGraph(l.path, g.id).size()), g.nodes);
+    }
+    QCOMPARE(rows.join(' '), listing);
+}
+
+void TestTorchTrace::loadsByIdWithPyTorchsDecision_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("id");
+    QTest::addColumn<QString>("frame");
+    QTest::addColumn<int>("attempt");
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QString>("saved");
+    QTest::addColumn<QString>("statics"); // fw_metadata's static_input_indices: the parameters
+    // detach_1 is a node of the joint graph's backward half that 2.14 moved to the forward and saved.
+    QTest::addRow("break 0/0_1") << "graph_break.log"
+                                 << "0/0_1"
+                                 << "0" << 1 << "min_cut"
+                                 << "primals_3 detach_1"
+                                 << "0 1";
+    QTest::addRow("break 1/0") << "graph_break.log"
+                               << "1/0"
+                               << "1" << 0 << "min_cut"
+                               << "primals_1 primals_3 detach_1"
+                               << "0 1";
+    // MUST_SAVE on addmm: both addmm outputs of the checkpointed region are saved.
+    QTest::addRow("sac") << "sac.log"
+                         << "0/0"
+                         << "0" << 0 << "min_cut"
+                         << "primals_1 primals_4 addmm addmm_1"
+                         << "1 2 3 4";
+    QTest::addRow("budget") << "budget.log"
+                            << "0/0"
+                            << "0" << 0 << "memory_budget_0.3"
+                            << "primals_1 primals_4 primals_5 primals_6 primals_7 addmm"
+                            << "1 2 3 4 5 6";
+}
+
+void TestTorchTrace::loadsByIdWithPyTorchsDecision()
+{
+    QFETCH(QString, file);
+    QFETCH(QString, id);
+    QFETCH(QString, frame);
+    QFETCH(int, attempt);
+    QFETCH(QString, key);
+    QFETCH(QString, saved);
+    QFETCH(QString, statics);
+    const std::string path = logFile(qPrintable(file));
+    const JointGraph g = trace::loadTracedGraph(path, id.toStdString());
+    QCOMPARE(g.kind(), GraphKind::Joint);
+    QCOMPARE(g.filePath(), path);
+    QCOMPARE(QString::fromStdString(g.source().model), "compile " + id);
+    QCOMPARE(QString::fromStdString(g.recordedTorchVersion()), QStringLiteral("2.14.1+debian"));
+    QCOMPARE(g.recorded().size(), std::size_t(1));
+    const RecordedPartition* recorded = g.recordedPartition(key.toStdString());
+    QVERIFY(recorded);
+    QCOMPARE(joined(recorded->savedValues), saved); // joint-graph order
+    QVERIFY(recorded->savedSymNodes.empty());
+    // The same names as the log's backward graph takes, read with plain string search.
+    QCOMPARE(joined(recorded->savedValues, true),
+        joined(backwardInputsByText(path, frame.toStdString(), attempt), true));
+    for (const auto& name : recorded->savedValues)
+        QVERIFY(g.find(name) != kNoNode);
+    QStringList indices;
+    for (int i : g.staticLifetimeInputIndices())
+        indices << QString::number(i);
+    QCOMPARE(indices.join(' '), statics);
+}
+
+void TestTorchTrace::decisionMatchesOurPartitioner_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("id");
+    QTest::addRow("break 0/0_1") << "graph_break.log"
+                                 << "0/0_1";
+    QTest::addRow("break 1/0") << "graph_break.log"
+                               << "1/0";
+    QTest::addRow("sac") << "sac.log"
+                         << "0/0";
+}
+
+// Our min-cut under 2.14's rules reaches the decision 2.14 logged (the CLI's comparison). In 1/0
+// that needs the static inputs: 2.14 saves the parameter primals_1 for free rather than t_1, a
+// transposed view of it of the same size.
+void TestTorchTrace::decisionMatchesOurPartitioner()
+{
+    QFETCH(QString, file);
+    QFETCH(QString, id);
+    const JointGraph g = trace::loadTracedGraph(logFile(qPrintable(file)), id.toStdString());
+    PartitionOptions options;
+    options.rules = RuleSet::Torch214;
+    const auto plan = findRecordedPlan(g, options);
+    QVERIFY(plan);
+    QCOMPARE(QString::fromStdString(plan->key), QStringLiteral("min_cut"));
+    const PartitionResult ours = partitionGraph(g, options);
+    std::vector<std::string> names;
+    for (NodeId n : ours.savedValues)
+        names.push_back(g.node(n).name);
+    QCOMPARE(joined(names, true), joined(plan->recorded->savedValues, true));
+    // Under 1.13's rules there is nothing to compare with, and the message says why.
+    options.rules = RuleSet::Torch113;
+    QVERIFY(!findRecordedPlan(g, options));
+    QVERIFY(
+        missingRecordedPlanMessage(g, options).find("torch-2.14 rules, not torch-1.13") != std::string::npos);
+}
+
+void TestTorchTrace::minCutInformation()
+{
+    const auto info = trace::tracedMinCutInformation(logFile("budget.log"), "0/0");
+    QVERIFY(info);
+    QCOMPARE(info->memoryBudget, 0.3);
+    // The knapsack's min cut also chose primals_2, which 2.14 then dropped: the backward never uses it.
+    QCOMPARE(joined(info->savedValues),
+        QStringLiteral("primals_1 primals_2 primals_4 primals_5 primals_6 primals_7 addmm"));
+    const JointGraph g = trace::loadTracedGraph(logFile("budget.log"), "0/0");
+    const RecordedPartition* recorded = g.recordedPartition("memory_budget_0.3");
+    QVERIFY(recorded);
+    QCOMPARE(recorded->memoryBudget, std::optional<double>(0.3));
+    std::vector<std::string> minCut = info->savedValues;
+    std::erase(minCut, "primals_2");
+    QCOMPARE(joined(minCut, true), joined(recorded->savedValues, true));
+    QVERIFY(!trace::tracedMinCutInformation(logFile("sac.log"), "0/0"));
+}
+
+void TestTorchTrace::idWithoutAttempt()
+{
+    const JointGraph g = trace::loadTracedGraph(logFile("graph_break.log"), "0/0");
+    QCOMPARE(QString::fromStdString(g.source().model), QStringLiteral("compile 0/0_1"));
+}
+
+void TestTorchTrace::defaultGraphIsTheOnlyJointGraph()
+{
+    const JointGraph sac = loadGraphFile(logFile("sac.log"));
+    QCOMPARE(QString::fromStdString(sac.source().model), QStringLiteral("compile 0/0"));
+    QVERIFY(sac.recordedPartition("min_cut"));
+    const JointGraph second = loadGraphFile(logFile("graph_break.log"), "1/0");
+    QCOMPARE(second.size(), std::size_t(21));
+    QCOMPARE(errorOf([] { loadGraphFile(logFile("graph_break.log")); }),
+        QString::fromStdString(logFile("graph_break.log"))
+            + ": the log holds 2 joint graphs (0/0_1, 1/0): choose one with a compile id (--graph on the "
+              "command line)");
+}
+
+void TestTorchTrace::folderOfLogs()
+{
+    QVERIFY(m_dir.isValid());
+    namespace fs = std::filesystem;
+    const fs::path one = fs::path(m_dir.path().toStdString()) / "one";
+    const fs::path two = fs::path(m_dir.path().toStdString()) / "two";
+    fs::create_directories(one);
+    fs::create_directories(two);
+    fs::copy_file(logFile("sac.log"), one / "dedicated_log_torch_trace_x1y2.log");
+    fs::copy_file(logFile("graph_break.log"), two / "dedicated_log_torch_trace_rank_0_ab.log");
+    fs::copy_file(logFile("sac.log"), two / "dedicated_log_torch_trace_rank_1_cd.log");
+    writeText((two / "notes.txt").string(), "not a log");
+
+    QVERIFY(trace::isTorchTracePath(one.string()));
+    const JointGraph single = loadGraphFile(one.string());
+    QCOMPARE(QString::fromStdString(single.source().model), QStringLiteral("compile 0/0"));
+
+    const trace::TraceListing l = trace::listTorchTrace(two.string());
+    QStringList ids;
+    for (const auto& g : l.graphs)
+        ids << QString::fromStdString(g.id);
+    QCOMPARE(ids.join(' '), QStringLiteral("rank_0_ab:0/0_1 rank_0_ab:1/0 rank_1_cd:0/0"));
+    const JointGraph rank1 = loadGraphFile(two.string(), "rank_1_cd:0/0");
+    QCOMPARE(rank1.size(), std::size_t(39));
+    QCOMPARE(rank1.filePath(), (two / "dedicated_log_torch_trace_rank_1_cd.log").string());
+    QCOMPARE(errorOf([&] { loadGraphFile(two.string(), "0/0"); }),
+        QString::fromStdString(two.string())
+            + ": no compiled graph 0/0 (the log has: rank_0_ab:0/0_1, rank_0_ab:1/0, rank_1_cd:0/0)");
+
+    QVERIFY(!trace::isTorchTracePath(m_dir.path().toStdString()));
+    QCOMPARE(errorOf([&] { trace::listTorchTrace(m_dir.path().toStdString()); }),
+        m_dir.path() + ": the folder holds no TORCH_TRACE log (dedicated_log_torch_trace_*.log)");
+}
+
+void TestTorchTrace::badIdsAndDamagedLogs_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<QString>("id");
+    QTest::addColumn<QString>("message"); // after "<file>"
+
+    const std::string breakLog = readFileText(logFile("graph_break.log"));
+    QTest::addRow("unknown id") << "unknown.log" << QByteArray::fromStdString(breakLog) << "2/0"
+                                << ": no compiled graph 2/0 (the log has: 0/0_1, 1/0)";
+    QTest::addRow("not an id") << "unknown.log" << QByteArray::fromStdString(breakLog) << "zero"
+                               << ": no compiled graph zero (the log has: 0/0_1, 1/0)";
+
+    // Cut inside frame 1's joint graph: its return statement is gone.
+    const std::string cut
+        = breakLog.substr(0, breakLog.find("\t        return pytree.tree_unflatten([\n\t            sum_1"));
+    QTest::addRow("cut short") << "cut.log" << QByteArray::fromStdString(cut) << "1/0"
+                               << ":"
+            + QString::number(
+                lineOf(breakLog, "\t        return pytree.tree_unflatten([\n\t            sum_1") - 1)
+            + ": the function ends without a return statement";
+
+    const std::string junk = readFileText(logFile("sac.log")) + "something else\n";
+    QTest::addRow("stray line") << "junk.log" << QByteArray::fromStdString(junk) << "0/0"
+                                << ":" + QString::number(lineOf(junk, "something else"))
+            + ": not a TORCH_TRACE record (expected a line like 'V1124 04:23:44.672000 5986 file.py:12] "
+              "{...}' or"
+              " a tab-indented payload line)";
+
+    const std::string badJson = edited("sac.log", "{\"aot_joint_graph\": {}, \"frame_id\": 0,",
+        "{\"aot_joint_graph\": {}, \"frame_id\": 0,,");
+    QTest::addRow("bad metadata") << "json.log" << QByteArray::fromStdString(badJson) << "0/0"
+                                  << ":" + QString::number(lineOf(badJson, "\"frame_id\": 0,,"))
+            + ": the record's metadata is not valid JSON (The JSON document has an improper structure: "
+              "missing or superfluous commas, braces, missing keys, etc.)";
+
+    // A saved value that is no node of the joint graph (as RNG state that 2.14 adds after
+    // tracing): addmm_1 renamed in the forward and backward graphs only.
+    std::string renamed = readFileText(logFile("sac.log"));
+    const auto from = renamed.find("{\"aot_forward_graph\"");
+    const auto to = renamed.find("\nV", renamed.find("{\"aot_backward_graph\""));
+    for (auto at = renamed.find("addmm_1", from); at < to; at = renamed.find("addmm_1", at))
+        renamed.replace(at, 7, "getitem_9");
+    const int backwardLine = lineOf(renamed, "{\"aot_backward_graph\"");
+    QTest::addRow("unknown saved value") << "renamed.log" << QByteArray::fromStdString(renamed) << "0/0"
+                                         << ":" + QString::number(backwardLine)
+            + ": compile 0/0: the backward graph's input 'getitem_9' is not a node of the joint graph: "
+              "PyTorch renamed or created it after tracing";
+    const std::string notReturned = edited("sac.log", "\t        addmm_1: \"f32[4, 8][8, 1]cpu\",\n",
+        "\t        mm_1: \"f32[4, 8][8, 1]cpu\",\n");
+    QTest::addRow("saved value the forward does not return")
+        << "unreturned.log" << QByteArray::fromStdString(notReturned) << "0/0"
+        << ":" + QString::number(lineOf(notReturned, "{\"aot_backward_graph\""))
+            + ": compile 0/0: the backward graph's input 'mm_1' is not an output of the forward graph (line "
+            + QString::number(lineOf(notReturned, "{\"aot_forward_graph\""))
+            + "), so it cannot be matched to a saved value";
+
+    const std::string binary = readFileText(logFile("sac.log")) + "V1124 \xff\n";
+    QTest::addRow("not text") << "binary.log" << QByteArray::fromStdString(binary) << "0/0"
+                              << ":" + QString::number(lineOf(binary, "V1124 \xff"))
+            + ":7: byte 0xFF is not UTF-8 text";
+
+    std::string noPayload = readFileText(logFile("sac.log"));
+    const auto record = noPayload.find("{\"aot_joint_graph\"");
+    const auto payloadStart = noPayload.find('\n', record) + 1;
+    const auto payloadEnd = noPayload.find("\nV", payloadStart) + 1;
+    noPayload.erase(payloadStart, payloadEnd - payloadStart);
+    QTest::addRow("payload missing") << "nopayload.log" << QByteArray::fromStdString(noPayload) << "0/0"
+                                     << ":" + QString::number(lineOf(noPayload, "{\"aot_joint_graph\""))
+            + ": the record announces a payload (has_payload) but no payload line follows; is the log cut "
+              "short?";
+}
+
+void TestTorchTrace::badIdsAndDamagedLogs()
+{
+    QFETCH(QString, name);
+    QFETCH(QByteArray, text);
+    QFETCH(QString, id);
+    QFETCH(QString, message);
+    const std::string path = (m_dir.path() + '/' + name).toStdString();
+    writeText(path, text.toStdString());
+    QCOMPARE(errorOf([&] { trace::loadTracedGraph(path, id.toStdString()); }),
+        QString::fromStdString(path) + message);
+}
+
+QTEST_GUILESS_MAIN(TestTorchTrace)
+#include "tst_torchtrace.moc"

@@ -1,0 +1,138 @@
+"""Makes the TORCH_TRACE logs in this folder with a real PyTorch (2.14 in the project's chroot).
+
+    /work/shared/tools/torch2-env.sh run python3 make_logs.py OUT_DIR
+
+Each scenario runs in its own process with TORCH_TRACE=OUT_DIR/<scenario> (the trace handler is
+set up when torch is imported), trains one step of a tiny model under torch.compile with the
+aot_eager backend (min-cut partitioner, so 2.14 logs aot_joint_graph, aot_forward_graph and
+aot_backward_graph per compiled graph), then keeps only the log file, renamed <scenario>.log.
+  graph_break: two graphs, compile ids 0/0 and 1/0, split by torch._dynamo.graph_break().
+  sac:         one graph with a selective-checkpointing region (create_selective_checkpoint_contexts).
+  budget:      one graph under activation_memory_budget=0.3 with AOT_PARTITIONER_DEBUG=1, which
+               makes 2.14 also write its min_cut_information artifact.
+"""
+
+import functools
+import glob
+import os
+import shutil
+import subprocess
+import sys
+
+
+def graph_break_model():
+    import torch
+    import torch._functorch.config
+
+    class TwoParts(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.a = torch.nn.Linear(8, 16)
+            self.b = torch.nn.Linear(16, 4)
+
+        def forward(self, x):
+            h = torch.relu(self.a(x))
+            torch._dynamo.graph_break()
+            return torch.tanh(self.b(h)).sum()
+
+    return TwoParts()
+
+
+def sac_model():
+    import torch
+    import torch._functorch.config
+    from torch.utils.checkpoint import CheckpointPolicy, checkpoint, create_selective_checkpoint_contexts
+
+    def policy(ctx, op, *args, **kwargs):
+        if op in (torch.ops.aten.addmm.default, torch.ops.aten.mm.default):
+            return CheckpointPolicy.MUST_SAVE
+        return CheckpointPolicy.PREFER_RECOMPUTE
+
+    class Block(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.up = torch.nn.Linear(8, 16)
+            self.down = torch.nn.Linear(16, 8)
+
+        def inner(self, x):
+            return self.down(torch.sin(torch.relu(self.up(x)))) + x
+
+        def forward(self, x):
+            context = functools.partial(create_selective_checkpoint_contexts, policy)
+            y = checkpoint(self.inner, x, use_reentrant=False, context_fn=context)
+            return torch.cos(y).sum()
+
+    return Block()
+
+
+def budget_model():
+    import torch
+    from torch.utils.checkpoint import CheckpointPolicy, checkpoint, create_selective_checkpoint_contexts
+
+    def policy(ctx, op, *args, **kwargs):
+        if op == torch.ops.aten.addmm.default:
+            return CheckpointPolicy.MUST_SAVE
+        return CheckpointPolicy.PREFER_RECOMPUTE
+
+    # The saved addmm keeps even the most aggressive min cut above the budget, so 2.14 gets to
+    # its knapsack, where AOT_PARTITIONER_DEBUG logs min_cut_information.
+    class Mlp(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.layers = torch.nn.ModuleList(torch.nn.Linear(16, 16) for _ in range(3))
+
+        def first(self, x):
+            return torch.sin(torch.relu(self.layers[0](x)))
+
+        def forward(self, x):
+            context = functools.partial(create_selective_checkpoint_contexts, policy)
+            x = checkpoint(self.first, x, use_reentrant=False, context_fn=context)
+            for layer in self.layers[1:]:
+                x = torch.sin(torch.relu(layer(x)))
+            return x.sum()
+
+    return Mlp()
+
+
+SCENARIOS = {"graph_break": (graph_break_model, 8), "sac": (sac_model, 8), "budget": (budget_model, 16)}
+
+
+def run_scenario(name):
+    import torch
+    import torch._functorch.config
+
+    torch.manual_seed(0)
+    if name == "budget":
+        torch._functorch.config.activation_memory_budget = 0.3
+    make, width = SCENARIOS[name]
+    model = make()
+    step = torch.compile(model, backend="aot_eager")
+    loss = step(torch.randn(4, width))
+    loss.backward()
+    print(f"{name}: torch {torch.__version__}, loss {loss.item():.4f}")
+
+
+def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--scenario":
+        run_scenario(sys.argv[2])
+        return
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    out = os.path.abspath(sys.argv[1])
+    os.makedirs(out, exist_ok=True)
+    for name in SCENARIOS:
+        trace_dir = os.path.join(out, name)
+        shutil.rmtree(trace_dir, ignore_errors=True)
+        env = dict(os.environ, TORCH_TRACE=trace_dir)
+        if name == "budget":
+            env["AOT_PARTITIONER_DEBUG"] = "1"
+        subprocess.run([sys.executable, os.path.abspath(__file__), "--scenario", name], env=env, check=True)
+        logs = glob.glob(os.path.join(trace_dir, "dedicated_log_torch_trace_*.log"))
+        if len(logs) != 1:
+            sys.exit(f"{trace_dir}: expected one log file, found {len(logs)}")
+        shutil.move(logs[0], os.path.join(out, name + ".log"))
+        shutil.rmtree(trace_dir)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+// Opening TORCH_TRACE logs in the app: a log with several joint graphs asks which one (the
+// chooser), a log or folder with one opens at once (tests/data/torch_trace, made by PyTorch 2.14).
+#include "document/graph_opener.h"
+#include "document/trace_graph_chooser.h"
+#include "gui_test_support.h"
+#include "main_window_test_support.h"
+
+#include <QApplication>
+#include <QListWidget>
+#include <QSignalSpy>
+#include <QTest>
+#include <QTimer>
+
+using namespace remat;
+using namespace remat::ui;
+using namespace remat::ui::test;
+
+namespace {
+
+QString logPath(const char* name)
+{
+    return QStringLiteral(REMAT_TEST_DATA_DIR "/torch_trace/") + QLatin1String(name);
+}
+
+} // namespace
+
+class TestTraceGraphChooser : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { test::isolate(); }
+
+    void openerAsksWhenSeveralJointGraphs()
+    {
+        GraphOpener opener;
+        QSignalSpy choice(&opener, &GraphOpener::choiceNeeded);
+        QSignalSpy opened(&opener, &GraphOpener::opened);
+        opener.open(logPath("graph_break.log"));
+        QVERIFY(choice.wait(kTimeoutMs));
+        QCOMPARE(opened.count(), 0);
+        const auto choices = choice.first().at(1).value<QList<TracedGraphChoice>>();
+        QCOMPARE(choices.size(), 2);
+        QCOMPARE(choices[0].id, QStringLiteral("0/0_1"));
+        QCOMPARE(choices[0].label, QStringLiteral("0/0_1 — 17 nodes, PyTorch's decision recorded"));
+        QCOMPARE(choices[1].id, QStringLiteral("1/0"));
+
+        opener.open(logPath("graph_break.log"), QStringLiteral("1/0"));
+        QVERIFY(opened.wait(kTimeoutMs));
+        const LoadedGraphPtr graph = opened.first().first().value<LoadedGraphPtr>();
+        QCOMPARE(graph->graph.size(), std::size_t(21));
+        QVERIFY(graph->graph.recordedPartition("min_cut"));
+    }
+
+    void oneJointGraphOpensAtOnce()
+    {
+        QTemporaryDir dir;
+        QVERIFY(
+            QFile::copy(logPath("sac.log"), dir.filePath(QStringLiteral("dedicated_log_torch_trace_x.log"))));
+        for (const QString& path : {logPath("sac.log"), dir.path()}) {
+            GraphOpener opener;
+            QSignalSpy opened(&opener, &GraphOpener::opened);
+            QSignalSpy failed(&opener, &GraphOpener::failed);
+            opener.open(path);
+            QVERIFY2(
+                opened.wait(kTimeoutMs), failed.isEmpty() ? "" : qPrintable(failed.first().at(1).toString()));
+            QCOMPARE(opened.first().first().value<LoadedGraphPtr>()->graph.size(), std::size_t(39));
+        }
+    }
+
+    void mainWindowShowsTheChooser()
+    {
+        MainWindow w;
+        w.show();
+        QSignalSpy opened(&w, &MainWindow::graphOpened);
+        QStringList offered;
+        // The chooser is modal: answer it from the event loop once it shows.
+        QTimer answer;
+        connect(&answer, &QTimer::timeout, &w, [&] {
+            auto* chooser = qobject_cast<TraceGraphChooser*>(QApplication::activeModalWidget());
+            if (!chooser)
+                return;
+            answer.stop();
+            for (int i = 0; i < chooser->list()->count(); ++i)
+                offered << chooser->list()->item(i)->text();
+            chooser->list()->setCurrentRow(1);
+            chooser->accept();
+        });
+        answer.start(20);
+        w.openFile(logPath("graph_break.log"));
+        QTRY_VERIFY_WITH_TIMEOUT(opened.count() == 1, kTimeoutMs);
+        QCOMPARE(offered.size(), 2);
+        QVERIFY(offered[1].startsWith(QStringLiteral("1/0 — 21 nodes")));
+        QCOMPARE(w.document()->graph()->graph.size(), std::size_t(21));
+        QCOMPARE(w.document()->graph()->displayName, QStringLiteral("graph_break.log [1/0]"));
+        // Each compiled graph keeps its own project (tags), not one per log.
+        QVERIFY2(w.document()->projectPath().endsWith(QStringLiteral("graph_break.log.1_0.remat")),
+            qPrintable(w.document()->projectPath()));
+    }
+
+    void withoutAUserTheChoiceIsAnError()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        QSignalSpy failed(&w, &MainWindow::openFailed);
+        w.openFile(logPath("graph_break.log"));
+        QVERIFY(failed.wait(kTimeoutMs));
+        QCOMPARE(failed.first().first().toString(),
+            logPath("graph_break.log")
+                + QStringLiteral(": the log holds 2 joint graphs (0/0_1, 1/0): choose one"));
+    }
+};
+
+QTEST_MAIN(TestTraceGraphChooser)
+#include "tst_tracegraphchooser.moc"

@@ -1,0 +1,33 @@
+# SPDX-License-Identifier: MIT
+# TORCH_TRACE logs on the command line: info lists the compiled graphs, --graph picks one, and
+# partition compares with the decision 2.14 logged (tests/data/torch_trace, made by PyTorch 2.14.1).
+set(REMAT_TRACE ${REMAT_TEST_DATA_DIR}/torch_trace)
+# A TORCH_TRACE folder as torch writes it: one dedicated_log_torch_trace_*.log per process.
+configure_file(${REMAT_TRACE}/graph_break.log
+  ${CMAKE_CURRENT_BINARY_DIR}/torch_trace_folder/dedicated_log_torch_trace_a1b2.log COPYONLY)
+
+remat_cli_test(trace_info CODE 0 ARGS info ${REMAT_TRACE}/graph_break.log
+  STDOUT "graph_break.log: TORCH_TRACE log of PyTorch 2.14.1\\+debian, 2 compiled graphs\n\n  compile +nodes +joint +PyTorch's decision\n  0/0_1 +17 +yes +yes\n  1/0 +21 +yes +yes\n\nopen one with --graph ID")
+remat_cli_test(trace_info_min_cut_information CODE 0 ARGS info ${REMAT_TRACE}/budget.log
+  STDOUT "  0/0 +60 +yes +yes, with min_cut_information\n")
+remat_cli_test(trace_info_folder CODE 0 ARGS info ${CMAKE_CURRENT_BINARY_DIR}/torch_trace_folder
+  STDOUT "torch_trace_folder: TORCH_TRACE log of PyTorch 2.14.1\\+debian, 2 compiled graphs\n.*  1/0 +21 +yes")
+remat_cli_test(trace_info_one_graph CODE 0 ARGS info ${REMAT_TRACE}/graph_break.log --graph 1/0
+  STDOUT "graph_break.log: 21 nodes, joint graph of compile 1/0 \\(TORCH_TRACE log of PyTorch 2.14.1\\+debian\\)")
+remat_cli_test(trace_partition CODE 0 ARGS partition ${REMAT_TRACE}/graph_break.log --graph 1/0 --rules torch-2.14
+  STDOUT "graph_break.log: 21 nodes; min-cut, torch-2.14 rules\nsaved +3 values.*PyTorch +2.14.1\\+debian recorded 3 saved values: identical\n")
+remat_cli_test(trace_partition_folder CODE 0 ARGS partition ${CMAKE_CURRENT_BINARY_DIR}/torch_trace_folder --graph 0/0 --rules torch-2.14
+  STDOUT "recorded 2 saved values: identical\n")
+remat_cli_test(trace_partition_sac CODE 0 ARGS partition ${REMAT_TRACE}/sac.log --rules torch-2.14
+  STDOUT "saved +4 values.*recorded 4 saved values: identical\n")
+remat_cli_test(trace_partition_other_rules CODE 0 ARGS partition ${REMAT_TRACE}/sac.log
+  STDOUT "PyTorch +not compared: .*sac.log: the file records PyTorch 2.14.1\\+debian's decisions, which follow the torch-2.14 rules, not torch-1.13\n")
+remat_cli_test(trace_partition_which_graph CODE 1 ONE_LINE_ERROR ARGS partition ${REMAT_TRACE}/graph_break.log
+  STDERR "graph_break.log: the log holds 2 joint graphs \\(0/0_1, 1/0\\): choose one with a compile id \\(--graph on the command line\\)\n$")
+remat_cli_test(trace_partition_unknown_graph CODE 1 ONE_LINE_ERROR ARGS partition ${REMAT_TRACE}/graph_break.log --graph 5/0
+  STDERR "graph_break.log: no compiled graph 5/0 \\(the log has: 0/0_1, 1/0\\)\n$")
+remat_cli_test(trace_graph_on_json CODE 1 ONE_LINE_ERROR ARGS partition ${REMAT_ORACLE}/mlp3_relu.json --graph 0/0
+  STDERR "mlp3_relu.json: not a TORCH_TRACE log, so it has no compiled graph 0/0 to choose\n$")
+# 2.14's knapsack decision under the log's budget, and ours: the same six values.
+remat_cli_test(trace_compare_budget CODE 0 ARGS compare ${REMAT_TRACE}/budget.log pytorch-budget=0.3 budget=0.3
+  STDOUT "A +PyTorch 2.14.1\\+debian's recorded memory_budget_0.3\n.*only in A +0\nonly in B +0\nin both +6\n")
