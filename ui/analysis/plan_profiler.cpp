@@ -64,7 +64,7 @@ void PlanProfiler::profile(LoadedGraphPtr graph, PartitionOutcomePtr outcome, in
                     = planFromSavedNames(*entry.session, names, label.toStdString(), {false, false});
                 job->session = entry.session;
                 job->result = std::make_shared<const PartitionResult>(std::move(plan.result));
-                out->note = tr("Re-extracted from its %1 saved values under the newest rules, as "
+                out->note = tr("Re-extracted from its %1 saved values under the torch-2.14 rules, as "
                                "'remat-explorer memory --plan' does.")
                                 .arg(names.size());
             }

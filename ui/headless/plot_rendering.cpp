@@ -47,7 +47,7 @@ QString renderParetoPlot(const BudgetSession& session, const ParetoResult& resul
     ParetoPlot plot;
     plot.resize(kPictureSize);
     plot.setSnapshot(std::move(snapshot));
-    plot.setTitle(QStringLiteral("%1 — every memory budget from 0 to 1 (%2 estimator, newest rules)")
+    plot.setTitle(QStringLiteral("%1 — every memory budget from 0 to 1 (%2 estimator, torch-2.14 rules)")
                       .arg(fileName(session.graph()), QString::fromStdString(result.runtimeUnit)));
     return savePlot(plot.plot(), path, kPictureSize);
 }

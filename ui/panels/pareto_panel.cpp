@@ -138,7 +138,7 @@ void ParetoPanel::onSettingsChanged()
     } else if (!m_sweeper->isRunning()) {
         if (!m_plot->snapshot())
             m_status->setText(tr("Sweep Budgets plans every memory budget from 0 to 1 (PyTorch's "
-                                 "activation_memory_budget, newest rules) and plots what each one costs."));
+                                 "activation_memory_budget, torch-2.14 rules) and plots what each one costs."));
     }
 }
 
@@ -156,7 +156,7 @@ void ParetoPanel::sweep()
     m_progress->setValue(0);
     m_progress->show();
     m_status->setText(tr("Preparing the budget session…"));
-    m_plot->setTitle(tr("%1 — every memory budget from 0 to 1 (%2, newest rules)")
+    m_plot->setTitle(tr("%1 — every memory budget from 0 to 1 (%2, torch-2.14 rules)")
                          .arg(graph->displayName, budgetMethodText(m_document->budgetSettings())));
     m_sweeper->start(graph, m_document->partitionOptions(), m_document->budgetSettings());
 }
