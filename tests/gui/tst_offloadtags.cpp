@@ -103,6 +103,15 @@ private Q_SLOTS:
             names.push_back(doc->graph()->graph.node(n).name);
         QCOMPARE(names, (std::vector<std::string> {"convolution", "relu", "relu_1"}));
         QVERIFY(result.offloadedBytes > 0);
+
+        // The setting is the user's, kept in the project file with the tags.
+        QVERIFY(doc->saveProject());
+        MainWindow again;
+        again.setInteractive(false);
+        again.openFile(path);
+        QTRY_VERIFY_WITH_TIMEOUT(idle(again), kTimeoutMs);
+        QVERIFY(again.document()->activationOffloading());
+        QVERIFY(again.document()->outcome()->options.config.activationOffloading);
     }
 };
 

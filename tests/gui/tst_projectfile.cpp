@@ -91,6 +91,24 @@ private Q_SLOTS:
         QVERIFY(again && *again == data);
     }
 
+    void activationOffloadingRoundTrip()
+    {
+        QTemporaryDir dir;
+        const QString graph = dir.filePath(QStringLiteral("g.json"));
+        ProjectData data;
+        data.activationOffloading = true;
+        QString error;
+        const QString path = ProjectFile::saveLocation(graph);
+        QVERIFY(ProjectFile::write(path, graph, data, &error));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QVERIFY(file.readAll().contains("\"activation_offloading\": true"));
+        const auto back = ProjectFile::read(path, &error);
+        QVERIFY2(back, qPrintable(error));
+        QCOMPARE(back->activationOffloading, std::optional<bool>(true));
+        QVERIFY(*back == data);
+    }
+
     void unwritableFolderFallsBackToUserData()
     {
         // A folder that cannot take a file (here: one that does not exist) sends the project

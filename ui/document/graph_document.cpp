@@ -53,6 +53,7 @@ void GraphDocument::setGraph(LoadedGraphPtr graph)
     m_rules = rulesOfRecording(m_graph->graph); // a 2.x export opens under torch-2.14
     m_compiler = OpListCompiler::Nvfuser;
     m_budgetMode = false;
+    m_activationOffloading = false;
     m_budget = {};
     // The graphs of one TORCH_TRACE log keep their tags apart: one project per compile id.
     const QString projectKey = m_graph->traceGraph.isEmpty() ? m_graph->path
@@ -80,6 +81,7 @@ void GraphDocument::setGraph(LoadedGraphPtr graph)
             m_compiler = data->compiler.value_or(m_compiler);
             m_budgetMode = data->budgetMode;
             m_budget = data->budget.value_or(m_budget);
+            m_activationOffloading = data->activationOffloading.value_or(false);
             m_savedData = *data;
             if (unknown > 0)
                 Q_EMIT projectProblem(tr("%1: %2 tags name nodes this graph does not have; they were ignored")
@@ -197,6 +199,7 @@ void GraphDocument::setActivationOffloading(bool enabled)
     m_activationOffloading = enabled;
     Q_EMIT partitionSettingsChanged();
     repartition();
+    scheduleSave();
 }
 
 void GraphDocument::setBudgetSettings(const BudgetSettings& settings)
@@ -239,6 +242,8 @@ ProjectData GraphDocument::projectData() const
     data.budgetMode = m_budgetMode;
     if (m_budget != BudgetSettings {} || m_savedData.budget)
         data.budget = m_budget;
+    if (m_activationOffloading || m_savedData.activationOffloading)
+        data.activationOffloading = m_activationOffloading;
     return data;
 }
 

@@ -126,6 +126,8 @@ std::optional<ProjectData> read(const QString& path, QString* error)
         data.compiler = c;
     if (const QJsonValue budget = partition.value(QLatin1String("budget")); budget.isObject())
         data.budget = readBudget(budget.toObject());
+    if (const QJsonValue offload = partition.value(QLatin1String("activation_offloading")); offload.isBool())
+        data.activationOffloading = offload.toBool();
     return data;
 }
 
@@ -150,6 +152,8 @@ bool write(const QString& path, const QString& graphPath, const ProjectData& dat
         partition.insert(QLatin1String("compiler"), toQString(compilerName(*data.compiler)));
     if (data.budget)
         partition.insert(QLatin1String("budget"), writeBudget(*data.budget));
+    if (data.activationOffloading)
+        partition.insert(QLatin1String("activation_offloading"), *data.activationOffloading);
     root.insert(QLatin1String("partition"), partition);
     QDir().mkpath(QFileInfo(path).absolutePath());
     try {

@@ -24,6 +24,8 @@ struct ProjectData {
     /// The memory-budget partitioner is chosen (written as partitioner "budget").
     bool budgetMode = false;
     std::optional<BudgetSettings> budget;
+    /// torch 2.x's enable_activation_offloading, once the user changed it.
+    std::optional<bool> activationOffloading;
 
     bool operator==(const ProjectData&) const = default;
 };
