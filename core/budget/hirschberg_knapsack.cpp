@@ -46,15 +46,15 @@ struct Segment {
 
 class SlidingHirschberg {
 public:
-    SlidingHirschberg(std::span<const double> runtime, std::vector<std::int64_t> qMemory, std::int64_t qMaxMemory)
+    SlidingHirschberg(
+        std::span<const double> runtime, std::vector<std::int64_t> qMemory, std::int64_t qMaxMemory)
         : m_runtime(runtime)
         , m_qMemory(std::move(qMemory))
         , m_qMaxMemory(qMaxMemory)
         , m_profile(static_cast<std::size_t>(qMaxMemory) + 1)
         , m_candidate(m_profile.size())
         , m_left(m_profile.size())
-    {
-    }
+    { }
 
     void run(std::vector<int>& saved, std::vector<int>& recomputed)
     {
@@ -123,14 +123,15 @@ private:
     std::span<const double> m_runtime;
     std::vector<std::int64_t> m_qMemory;
     std::int64_t m_qMaxMemory;
-    std::vector<float> m_profile;   ///< the current row
+    std::vector<float> m_profile; ///< the current row
     std::vector<float> m_candidate; ///< the current row shifted by an item, plus its runtime
-    std::vector<float> m_left;      ///< the left half's row, then the split sums
+    std::vector<float> m_left; ///< the left half's row, then the split sums
 };
 
 } // namespace
 
-KnapsackResult hirschbergKnapsack(std::span<const double> memory, std::span<const double> runtime, double maxMemory)
+KnapsackResult hirschbergKnapsack(
+    std::span<const double> memory, std::span<const double> runtime, double maxMemory)
 {
     if (memory.size() != runtime.size())
         throw Error("dp_knapsack_sliding_hirschberg: " + std::to_string(memory.size()) + " memories but "

@@ -45,7 +45,8 @@ KnapsackResult dpKnapsack(std::span<const double> memory, std::span<const double
 /// arithmetic mean it need not agree with dpKnapsack. saved ascending, recomputed descending;
 /// value is the double sum of the saved runtimes. Throws remat::Error on a negative memory or
 /// capacity (2.14 cannot index its tables with one).
-KnapsackResult hirschbergKnapsack(std::span<const double> memory, std::span<const double> runtime, double maxMemory);
+KnapsackResult hirschbergKnapsack(
+    std::span<const double> memory, std::span<const double> runtime, double maxMemory);
 
 /// ilp_knapsack's problem (maximise saved runtime subject to total memory <= maxMemory, plus a
 /// 1e-9 feasibility tolerance), solved exactly (see ExactKnapsackTable). saved and recomputed

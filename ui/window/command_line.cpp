@@ -55,8 +55,9 @@ bool parseGuiOptions(const QCoreApplication& app, GuiOptions& options, int& exit
     const QCommandLineOption budget(QStringLiteral("budget"),
                                     QCoreApplication::translate("main", "Activation memory budget in [0, 1] (implies --partitioner budget)."),
                                     QStringLiteral("b"));
-    const QCommandLineOption solver(QStringLiteral("solver"), QCoreApplication::translate("main", "The budget's knapsack solver (implies --partitioner budget)."),
-                                    QStringLiteral("dp|greedy|ilp|dp_knapsack_sliding_hirschberg"));
+    const QCommandLineOption solver(QStringLiteral("solver"),
+        QCoreApplication::translate("main", "The budget's knapsack solver (implies --partitioner budget)."),
+        QStringLiteral("dp|greedy|ilp|dp_knapsack_sliding_hirschberg"));
     const QCommandLineOption estimator(QStringLiteral("estimator"), QCoreApplication::translate("main", "The budget's runtime estimator (implies --partitioner budget)."),
                                        QStringLiteral("flops|testing|roofline"));
     const QCommandLineOption device(QStringLiteral("device"),
@@ -137,7 +138,8 @@ bool parseGuiOptions(const QCoreApplication& app, GuiOptions& options, int& exit
     }
     options.solver = parser.value(solver);
     if (!options.solver.isEmpty() && !parseSolver(options.solver.toStdString()))
-        return invalid(QStringLiteral("--solver must be %1, not \"%2\"").arg(toQString(solverChoices()), options.solver));
+        return invalid(QStringLiteral("--solver must be %1, not \"%2\"")
+                           .arg(toQString(solverChoices()), options.solver));
     options.estimator = parser.value(estimator);
     if (const auto reason = unreproducibleEstimatorReason(options.estimator.toStdString()))
         return invalid(QStringLiteral("--estimator %1: %2").arg(options.estimator, toQString(*reason)));

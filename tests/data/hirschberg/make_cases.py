@@ -91,6 +91,21 @@ def random_cases(count, seed=20261124):
     return out
 
 
+def float32_cases(count, seed=2414):
+    """Runtimes that float32 cannot tell apart (odd integers past 2**24) next to small ones:
+    2.14's sums are float32, so ties and split points differ from a double computation."""
+    rng = random.Random(seed)
+    out = [case("float32 tie", [0.1, 0.1], [16777216.0, 16777217.0], 0.1),
+           case("float32 scalar rounding", [0.1, 0.0, 0.1], [16777216.0, 1.0, 16777217.0], 0.1)]
+    for k in range(count):
+        n = rng.choice([2, 3, 5, 8, 12])
+        memory = [rng.randint(0, 4) / 10 for _ in range(n)]
+        runtime = [float(rng.choice([1, 2, 3, 2**24 + rng.randint(-3, 3), 2**25 + rng.randint(-5, 5)]))
+                   for _ in range(n)]
+        out.append(case(f"float32 {k} ({n} items)", memory, runtime, rng.choice([0.1, 0.2, 0.3, 0.5])))
+    return out
+
+
 # --- graphs -----------------------------------------------------------------------------------
 class Mlp(nn.Module):
     def __init__(self, width=64, depth=4):
@@ -210,7 +225,7 @@ def write_json(name, doc):
 
 
 def main():
-    items = edge_cases() + random_cases(200)
+    items = edge_cases() + random_cases(200) + float32_cases(60)
     graphs = graph_cases(items)
     source = f"torch {torch.__version__}: torch._functorch._activation_checkpointing.knapsack"
     write_json("item_cases.json", {"source": source, "function": SOLVER, "cases": items})
