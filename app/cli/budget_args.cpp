@@ -51,12 +51,14 @@ BudgetOptions budgetOptionsFrom(const Arguments& args)
     if (const auto s = args.value("--solver")) {
         const auto solver = parseSolver(*s);
         if (!solver)
-            throw UsageError {"--solver must be dp, greedy or ilp, not \"" + *s + "\""};
+            throw UsageError {"--solver must be " + solverChoices() + ", not \"" + *s + "\""};
         options.solver = *solver;
     }
     const auto device = args.value("--device");
     if (const auto e = args.value("--estimator")) {
         const auto estimator = parseEstimator(*e);
+        if (const auto reason = unreproducibleEstimatorReason(*e))
+            throw UsageError {"--estimator " + *e + ": " + *reason};
         if (!estimator)
             throw UsageError {"--estimator must be flops, testing or roofline, not \"" + *e + "\""};
         options.estimator = *estimator;

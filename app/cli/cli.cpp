@@ -57,9 +57,9 @@ const std::map<std::string_view, CommandInfo>& commands()
                 "partition."}},
         {"budget",
             {budgetCommand,
-                "budget GRAPH --budget B [--solver dp|greedy|ilp] [--estimator flops|testing|roofline]\n"
-                "          [--device NAME] [--devices FILE] [--rules torch-2.14|newest] [--json] [-o "
-                "PLAN.json]\n"
+                "budget GRAPH --budget B [--solver dp|greedy|ilp|dp_knapsack_sliding_hirschberg]\n"
+                "          [--estimator flops|testing|roofline] [--device NAME] [--devices FILE]\n"
+                "          [--rules torch-2.14|newest] [--activation-offloading] [--json] [-o PLAN.json]\n"
                 "    Partition under an activation memory budget B in [0, 1] (torch-2.14 rules, PyTorch's\n"
                 "    knapsack); the plan keys plus budget, memory_ratio, activation_bytes,\n"
                 "    estimated_runtime, peak_bytes. --device implies the roofline estimator."}},

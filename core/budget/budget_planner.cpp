@@ -258,6 +258,9 @@ BudgetDecision BudgetPlanner::decide(double budget) const
     case KnapsackSolver::Ilp:
         d.knapsack = k.exactTable->solve(capacity);
         break;
+    case KnapsackSolver::DpSlidingHirschberg:
+        d.knapsack = hirschbergKnapsack(k.memory, k.runtime, capacity);
+        break;
     }
     for (int i : d.knapsack.recomputed)
         d.recomputable.push_back(k.items[static_cast<std::size_t>(i)].node);

@@ -19,17 +19,30 @@ std::string_view solverName(KnapsackSolver solver)
         return "greedy";
     case KnapsackSolver::Ilp:
         return "ilp";
+    case KnapsackSolver::DpSlidingHirschberg:
+        return "dp_knapsack_sliding_hirschberg";
     }
     return "dp";
 }
 
 std::optional<KnapsackSolver> parseSolver(std::string_view name)
 {
-    for (auto solver : {KnapsackSolver::Dp, KnapsackSolver::Greedy, KnapsackSolver::Ilp}) {
+    for (auto solver : kKnapsackSolvers) {
         if (solverName(solver) == name)
             return solver;
     }
     return std::nullopt;
+}
+
+std::string solverChoices()
+{
+    std::string text;
+    for (std::size_t i = 0; i < kKnapsackSolvers.size(); ++i) {
+        if (i > 0)
+            text += i + 1 == kKnapsackSolvers.size() ? " or " : ", ";
+        text += solverName(kKnapsackSolvers[i]);
+    }
+    return text;
 }
 
 KnapsackResult greedyKnapsack(

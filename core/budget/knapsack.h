@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -12,10 +14,17 @@ namespace remat {
 /// The knapsack solvers of PyTorch's memory budget (reference doc section 5.3). An item is a node
 /// the aggressive min-cut had to ban: keeping it banned (saving it) costs `memory` (a fraction of
 /// the activation range) and gains `runtime` (recomputation avoided).
-enum class KnapsackSolver { Dp, Greedy, Ilp };
+enum class KnapsackSolver { Dp, Greedy, Ilp, DpSlidingHirschberg };
 
+/// Every solver, in the order menus and messages list them.
+inline constexpr std::array kKnapsackSolvers {
+    KnapsackSolver::Dp, KnapsackSolver::Greedy, KnapsackSolver::Ilp, KnapsackSolver::DpSlidingHirschberg};
+
+/// PyTorch's activation_memory_budget_solver names.
 std::string_view solverName(KnapsackSolver solver);
 std::optional<KnapsackSolver> parseSolver(std::string_view name);
+/// "dp, greedy, ilp or dp_knapsack_sliding_hirschberg", for usage messages.
+std::string solverChoices();
 
 struct KnapsackResult {
     double value = 0;               ///< runtime of the saved items, as the solver reports it
@@ -30,6 +39,14 @@ KnapsackResult greedyKnapsack(std::span<const double> memory, std::span<const do
 /// dp_knapsack: memory quantized to 1/10000 with round-half-to-even, a float32 table, backtracking
 /// from the full capacity: saved ascending, recomputed descending.
 KnapsackResult dpKnapsack(std::span<const double> memory, std::span<const double> runtime, double maxMemory);
+
+/// dp_knapsack_sliding_hirschberg: the same quantized problem as dp, solved by divide and conquer
+/// over one float32 profile (hirschberg_knapsack.cpp). Its own tie-breaking and capacity
+/// arithmetic mean it need not agree with dpKnapsack. saved ascending, recomputed descending;
+/// value is the double sum of the saved runtimes. Throws remat::Error on a negative memory or
+/// capacity (2.14 cannot index its tables with one).
+KnapsackResult hirschbergKnapsack(
+    std::span<const double> memory, std::span<const double> runtime, double maxMemory);
 
 /// ilp_knapsack's problem (maximise saved runtime subject to total memory <= maxMemory, plus a
 /// 1e-9 feasibility tolerance), solved exactly (see ExactKnapsackTable). saved and recomputed

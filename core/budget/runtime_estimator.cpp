@@ -53,6 +53,14 @@ std::optional<RuntimeEstimatorKind> parseEstimator(std::string_view name)
     return std::nullopt;
 }
 
+std::optional<std::string> unreproducibleEstimatorReason(std::string_view name)
+{
+    if (name != "profile")
+        return std::nullopt;
+    return "the \"profile\" estimator is PyTorch's benchmark of every op on the device it compiles for: "
+           "measured timings cannot be reproduced from a graph file; use roofline, which stands in for it";
+}
+
 RuntimeEstimator::RuntimeEstimator(const JointGraph& graph, RuntimeEstimatorKind kind, const DeviceProfile* device)
     : m_graph(&graph)
     , m_kind(kind)

@@ -5,6 +5,7 @@
 #include "graph/joint_graph.h"
 
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace remat {
@@ -15,6 +16,9 @@ enum class RuntimeEstimatorKind { Flops, Testing, Roofline };
 
 std::string_view estimatorName(RuntimeEstimatorKind kind);
 std::optional<RuntimeEstimatorKind> parseEstimator(std::string_view name);
+/// Why an estimator name PyTorch has but we do not reproduce is refused ("profile": 2.14 benchmarks
+/// each op on the device; our roofline estimator stands in); nullopt for any other name.
+std::optional<std::string> unreproducibleEstimatorReason(std::string_view name);
 
 /// The cost of running one node, in the estimator's unit:
 ///  - Flops: PyTorch's FLOP-counter formulas, max(flops, 1) (every unregistered op costs 1);

@@ -335,7 +335,11 @@ private Q_SLOTS:
             chooseBudgetPartitioner(w);
             BudgetControls* controls = w.partitionPanel()->budgetControls();
             controls->spinBox()->setValue(0.45);
-            controls->solverBox()->setCurrentIndex(controls->solverBox()->findText(QStringLiteral("ilp")));
+            // 2.14's fourth solver, by the name the sidecar stores.
+            const int hirschberg
+                = controls->solverBox()->findText(QStringLiteral("dp_knapsack_sliding_hirschberg"));
+            QVERIFY(hirschberg >= 0);
+            controls->solverBox()->setCurrentIndex(hirschberg);
             QVERIFY(saved.wait(kTimeoutMs));
             QVERIFY(!saved.first().at(1).toBool()); // settings only: not "Tags saved"
             QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
@@ -346,7 +350,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(idle(again) && budgetOf(again), kTimeoutMs);
         QVERIFY(again.document()->budgetMode());
         QCOMPARE(again.document()->budgetSettings().budget, 0.45);
-        QCOMPARE(again.document()->budgetSettings().solver, KnapsackSolver::Ilp);
+        QCOMPARE(again.document()->budgetSettings().solver, KnapsackSolver::DpSlidingHirschberg);
         QCOMPARE(
             again.partitionPanel()->partitionerBox()->currentData().toString(), QStringLiteral("budget"));
         QCOMPARE(again.partitionPanel()->budgetControls()->slider()->value(), 45);

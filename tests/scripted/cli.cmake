@@ -35,6 +35,12 @@ remat_cli_test(partition_torch214 CODE 0 ARGS partition ${REMAT_ORACLE}/torch2/s
   STDOUT "min-cut, torch-2.14 rules\nsaved +53 values")
 remat_cli_test(budget_torch214 CODE 0 ARGS budget ${REMAT_ORACLE}/torch2/sac_tf_mixed.json --budget 0.25 --rules torch-2.14
   STDOUT "saved +43 values")
+remat_cli_test(budget_hirschberg CODE 0 ARGS budget ${REMAT_TEST_DATA_DIR}/hirschberg/graphs/residual_mlp.json --budget 0.3
+  --solver dp_knapsack_sliding_hirschberg STDOUT "dp_knapsack_sliding_hirschberg")
+remat_cli_test(budget_bad_solver CODE 2 ARGS budget ${REMAT_ORACLE}/torch2/sac_tf_mixed.json --budget 0.3 --solver knapsack
+  STDERR "--solver must be dp, greedy, ilp or dp_knapsack_sliding_hirschberg, not \"knapsack\"")
+remat_cli_test(budget_profile_estimator CODE 2 ARGS budget ${REMAT_ORACLE}/torch2/sac_tf_mixed.json --budget 0.3 --estimator profile
+  STDERR "--estimator profile: .*benchmark.*cannot be reproduced.*roofline")
 remat_cli_test(budget_torch113_refused CODE 2 ARGS budget ${REMAT_ORACLE}/mlp3_relu.json --budget 0.5 --rules torch-1.13
   STDERR "--rules torch-1.13 has no memory budget")
 remat_cli_test(partition_json_keys CODE 0 ARGS partition ${REMAT_ORACLE}/mlp3_relu.json --json

@@ -49,12 +49,16 @@ BudgetControls::BudgetControls(QWidget* parent)
     m_spin->setObjectName(QStringLiteral("budgetSpinBox"));
 
     // Data are the core's names, as the command line's --solver and --estimator take them.
-    for (KnapsackSolver s : {KnapsackSolver::Dp, KnapsackSolver::Greedy, KnapsackSolver::Ilp})
+    for (KnapsackSolver s : kKnapsackSolvers)
         m_solver->addItem(toQString(solverName(s)), static_cast<int>(s));
     m_solver->setItemData(
         0, tr("PyTorch's default: dynamic programming over memory quantised to 1/10000"), Qt::ToolTipRole);
     m_solver->setItemData(1, tr("By runtime per byte, each taken while it fits"), Qt::ToolTipRole);
     m_solver->setItemData(2, tr("The exact optimum (PyTorch solves it with scipy's MILP)"), Qt::ToolTipRole);
+    m_solver->setItemData(3,
+        tr("dp's quantised problem by divide and conquer over one float32 row; its own tie-breaking, so "
+           "it can choose differently from dp"),
+        Qt::ToolTipRole);
     m_solver->setToolTip(
         tr("activation_memory_budget_solver: the knapsack that picks which banned nodes to recompute"));
     for (RuntimeEstimatorKind e :

@@ -2,6 +2,7 @@
 #include "window/command_line.h"
 
 #include "budget/budget_planner.h"
+#include "model/qt_strings.h"
 #include "partition/partition_options.h"
 
 #include <QCommandLineParser>
@@ -59,8 +60,9 @@ bool parseGuiOptions(const QCoreApplication& app, GuiOptions& options, int& exit
     const QCommandLineOption budget(QStringLiteral("budget"),
                                     QCoreApplication::translate("main", "Activation memory budget in [0, 1] (implies --partitioner budget)."),
                                     QStringLiteral("b"));
-    const QCommandLineOption solver(QStringLiteral("solver"), QCoreApplication::translate("main", "The budget's knapsack solver (implies --partitioner budget)."),
-                                    QStringLiteral("dp|greedy|ilp"));
+    const QCommandLineOption solver(QStringLiteral("solver"),
+        QCoreApplication::translate("main", "The budget's knapsack solver (implies --partitioner budget)."),
+        QStringLiteral("dp|greedy|ilp|dp_knapsack_sliding_hirschberg"));
     const QCommandLineOption estimator(QStringLiteral("estimator"), QCoreApplication::translate("main", "The budget's runtime estimator (implies --partitioner budget)."),
                                        QStringLiteral("flops|testing|roofline"));
     const QCommandLineOption device(QStringLiteral("device"),
@@ -143,8 +145,11 @@ bool parseGuiOptions(const QCoreApplication& app, GuiOptions& options, int& exit
     }
     options.solver = parser.value(solver);
     if (!options.solver.isEmpty() && !parseSolver(options.solver.toStdString()))
-        return invalid(QStringLiteral("--solver must be dp, greedy or ilp, not \"%1\"").arg(options.solver));
+        return invalid(QStringLiteral("--solver must be %1, not \"%2\"")
+                           .arg(toQString(solverChoices()), options.solver));
     options.estimator = parser.value(estimator);
+    if (const auto reason = unreproducibleEstimatorReason(options.estimator.toStdString()))
+        return invalid(QStringLiteral("--estimator %1: %2").arg(options.estimator, toQString(*reason)));
     if (!options.estimator.isEmpty() && !parseEstimator(options.estimator.toStdString()))
         return invalid(QStringLiteral("--estimator must be flops, testing or roofline, not \"%1\"").arg(options.estimator));
     options.device = parser.value(device);

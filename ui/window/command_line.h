@@ -27,7 +27,7 @@ struct GuiOptions {
     QString partitioner;          ///< "min-cut", "default" or "budget"; empty: as the project file says
     QString rules;                ///< "torch-1.13" or "newest"; empty: unchanged
     std::optional<double> budget; ///< implies the budget partitioner
-    QString solver;               ///< dp, greedy, ilp
+    QString solver;               ///< dp, greedy, ilp, dp_knapsack_sliding_hirschberg
     QString estimator;            ///< flops, testing, roofline (implied by device)
     QString device;               ///< roofline device profile name
 
