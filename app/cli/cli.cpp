@@ -41,9 +41,10 @@ const std::map<std::string_view, CommandInfo>& commands()
                           "    for the options), pytorch-budget=B, min-cut, default or budget=B."}},
         {"info", {infoCommand, "info GRAPH\n    Node counts by class and by op, and activation bytes."}},
         {"bench",
-         {benchCommand, "bench [GRAPH...] [--repeat N] [--pareto [--points N] [--threads N]]\n"
+         {benchCommand, "bench [GRAPH...] [--repeat N] [--pareto [--points N] [--threads N] | --processes]\n"
                         "    Time loading and partitioning next to PyTorch's recorded seconds (default: the gpt\n"
-                        "    graphs of ../shared/oracle); with --pareto, time the budget sweep against one partition."}},
+                        "    graphs of ../shared/oracle); with --pareto, time the budget sweep against one partition;\n"
+                        "    with --processes, time the whole 'partition' command as processes next to /bin/true."}},
         {"budget",
          {budgetCommand, "budget GRAPH --budget B [--solver dp|greedy|ilp] [--estimator flops|testing|roofline]\n"
                          "          [--device NAME] [--devices FILE] [--rules torch-2.14|newest] [--json] [-o PLAN.json]\n"
