@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "desktop_program.h"
 
+#include "cli/commands.h"
 #include "huge_pages.h"
 
 #include <cerrno>
@@ -24,15 +25,19 @@ std::filesystem::path desktopProgramPath()
 
 bool drawsPictures(const std::vector<std::string>& args)
 {
+    if (args.empty())
+        return false;
+    if (args[0] == "render")
+        return true; // the desktop program's command (or, when not built, its message)
 #if REMAT_DESKTOP_PROGRAM
+    if (!cli::isCommand(args[0]))
+        return false;
     for (const std::string& arg : args) {
         if (arg == "--plot" || arg.starts_with("--plot="))
             return true;
     }
-#else
-    (void)args; // nothing draws: the command says so itself
 #endif
-    return false;
+    return false; // without the desktop program, --plot says itself that this build draws nothing
 }
 
 int runDesktopProgram(char** argv)

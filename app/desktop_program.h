@@ -10,7 +10,8 @@ namespace remat {
 /// own, lib/remat-explorer/remat-explorer-gui, so that the headless commands never load Qt Widgets,
 /// Graphviz or QCustomPlot: this binary hands such a run over to it.
 
-/// Whether a command line needs the desktop program's pictures (a command with --plot).
+/// Whether a command line (argv without the program) needs the desktop program: `render`, or a
+/// command with --plot.
 bool drawsPictures(const std::vector<std::string>& args);
 
 /// Replaces this process with the desktop program, same arguments. Returns only when it cannot

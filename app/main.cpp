@@ -24,13 +24,12 @@ bool looksLikeMistypedCommand(const char* arg)
 
 int main(int argc, char** argv)
 {
-    if (argc >= 2 && (remat::cli::isCommand(argv[1]) || looksLikeMistypedCommand(argv[1]))) {
-        const std::vector<std::string> args(argv + 1, argv + argc);
-        if (!remat::cli::isCommand(argv[1]) || !remat::drawsPictures(args)) {
-            if (remat::worthRestartingForHugePages(args))
-                remat::restartWithHugePageAllocator(argv);
-            return remat::cli::run(args, std::cout, std::cerr);
-        }
+    const std::vector<std::string> args(argv + 1, argv + argc);
+    if (!args.empty() && !remat::drawsPictures(args)
+        && (remat::cli::isCommand(argv[1]) || looksLikeMistypedCommand(argv[1]))) {
+        if (remat::worthRestartingForHugePages(args))
+            remat::restartWithHugePageAllocator(argv);
+        return remat::cli::run(args, std::cout, std::cerr);
     }
     return remat::runDesktopProgram(argv);
 }
