@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 namespace remat {
+#if REMAT_DESKTOP_PROGRAM
 namespace {
 
 /// lib/remat-explorer/ beside bin/, as installed; the build tree has the same layout.
@@ -22,6 +23,7 @@ std::filesystem::path desktopProgramPath()
 }
 
 } // namespace
+#endif
 
 bool drawsPictures(const std::vector<std::string>& args)
 {
