@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-// One binary, two modes: a headless subcommand (no display needed), or the desktop app.
+// The command line: headless subcommands run here on std + core, so they start fast and need no
+// display; anything with a window or a picture is handed over to the desktop program.
 #include "cli/commands.h"
-#include "gui_entry.h"
+#include "desktop_program.h"
 #include "huge_pages.h"
-#include "layout/layout_worker.h"
 
 #include <filesystem>
 #include <iostream>
@@ -24,16 +24,12 @@ bool looksLikeMistypedCommand(const char* arg)
 
 int main(int argc, char** argv)
 {
-    // The hidden layout worker mode (Graphviz in a child the app can kill) starts before anything else.
-    if (int code = 0; remat::ui::serveLayoutWorker(argc, argv, code))
-        return code;
-    remat::restartWithHugePageAllocator(argv);
-    if (argc >= 2 && std::string_view(argv[1]) == "render")
-        return remat::ui::runRender(argc, argv);
-    if (argc >= 2 && (remat::cli::isCommand(argv[1]) || looksLikeMistypedCommand(argv[1]))) {
-        const std::vector<std::string> args(argv + 1, argv + argc);
-        remat::ui::installCommandPlotWriters();
+    const std::vector<std::string> args(argv + 1, argv + argc);
+    if (!args.empty() && !remat::drawsPictures(args)
+        && (remat::cli::isCommand(argv[1]) || looksLikeMistypedCommand(argv[1]))) {
+        if (remat::worthRestartingForHugePages(args))
+            remat::restartWithHugePageAllocator(argv);
         return remat::cli::run(args, std::cout, std::cerr);
     }
-    return remat::ui::runGui(argc, argv);
+    return remat::runDesktopProgram(argv);
 }

@@ -4,6 +4,7 @@
 #include "budget/device_profile.h"
 #include "budget/region_budget.h"
 #include "cli/partition_options_from_args.h"
+#include "install/data_dir.h"
 
 #include <cstdlib>
 
@@ -38,11 +39,7 @@ std::filesystem::path deviceProfilesPath(const Arguments& args)
         return *path;
     if (const char* env = std::getenv("REMAT_DEVICE_PROFILES"); env && *env)
         return env;
-    const auto beside = std::filesystem::path(REMAT_BUILD_SOURCE_DIR) / "resources" / "device_profiles.json";
-    std::error_code ec;
-    if (std::filesystem::exists(beside, ec))
-        return beside;
-    return std::filesystem::path("resources") / "device_profiles.json";
+    return dataFile("device_profiles.json");
 }
 
 BudgetOptions budgetOptionsFrom(const Arguments& args)

@@ -21,8 +21,8 @@ PartitionOptions budgetPartitionOptionsFrom(const Arguments& args);
 /// Reads them; the roofline estimator (implied by --device) loads the device-profile file.
 BudgetOptions budgetOptionsFrom(const Arguments& args);
 
-/// --devices FILE, else $REMAT_DEVICE_PROFILES, else resources/device_profiles.json of the source
-/// tree this binary was built from, else the one under the working directory.
+/// --devices FILE, else $REMAT_DEVICE_PROFILES, else device_profiles.json of the data dir
+/// (share/remat-explorer beside the installed binary; see install/data_dir.h).
 std::filesystem::path deviceProfilesPath(const Arguments& args);
 
 /// --budget; `fallback` when absent. Throws PyTorch's error for a budget outside [0, 1].

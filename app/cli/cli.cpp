@@ -51,10 +51,10 @@ const std::map<std::string_view, CommandInfo>& commands()
                 "    folder) without --graph, its compiled graphs: compile id, nodes, joint graph or not."}},
         {"bench",
             {benchCommand,
-                "bench [GRAPH...] [--repeat N] [--pareto [--points N] [--threads N]]\n"
+                "bench [GRAPH...] [--repeat N] [--pareto [--points N] [--threads N] | --processes]\n"
                 "    Time loading and partitioning next to PyTorch's recorded seconds (default: the gpt\n"
-                "    graphs of ../shared/oracle); with --pareto, time the budget sweep against one "
-                "partition."}},
+                "    graphs of ../shared/oracle); with --pareto, time the budget sweep against one partition;\n"
+                "    with --processes, time the whole 'partition' command as processes next to /bin/true."}},
         {"budget",
             {budgetCommand,
                 "budget GRAPH --budget B [--solver dp|greedy|ilp|dp_knapsack_sliding_hirschberg]\n"

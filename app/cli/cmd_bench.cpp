@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "budget/pareto.h"
 #include "cli/arguments.h"
+#include "cli/bench_processes.h"
+#include "cli/bench_timing.h"
 #include "cli/commands.h"
 #include "cli/format.h"
 #include "cli/shared_dir.h"
@@ -18,12 +20,6 @@
 
 namespace remat::cli {
 namespace {
-
-double median(std::vector<double> values)
-{
-    std::sort(values.begin(), values.end());
-    return values[values.size() / 2];
-}
 
 template <typename Work> double medianSeconds(int repeat, Work work)
 {
@@ -44,13 +40,6 @@ struct Row {
     double pytorch = 0; // recorded seconds of min_cut_rematerialization_partition
     RuleSet rules = RuleSet::Torch113;
 };
-
-/// The rules of the PyTorch that recorded the graph's decision: its seconds are compared with ours
-/// under the same rules (torch-2.14 for a 2.x recording, else torch-1.13).
-RuleSet rulesOfRecording(const JointGraph& graph)
-{
-    return graph.recordedTorchVersion().starts_with("2.") ? RuleSet::Torch214 : RuleSet::Torch113;
-}
 
 /// The three largest graphs PyTorch 2.14 recorded, so that the default run shows both versions.
 std::vector<std::string> largestTorch2Graphs(const std::filesystem::path& dir)
@@ -148,11 +137,19 @@ int benchPareto(const std::vector<std::string>& paths, int repeat, const Argumen
 
 int benchCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
 {
-    const Arguments args(rawArgs, {"--repeat", "--points", "--threads"}, {"--pareto"});
-    const int repeat = std::max(1, args.integer("--repeat", args.flag("--pareto") ? 3 : 5));
+    const Arguments args(rawArgs, {"--repeat", "--points", "--threads"}, {"--pareto", "--processes"});
+    if (args.flag("--pareto") && args.flag("--processes"))
+        throw UsageError {"--pareto and --processes time different things: give one"};
+    const int repeat = std::max(1,
+        args.integer("--repeat",
+            args.flag("--pareto")          ? 3
+                : args.flag("--processes") ? 11
+                                           : 5));
     const auto paths = args.positionals().empty() ? defaultGraphs() : args.positionals();
     if (args.flag("--pareto"))
         return benchPareto(paths, repeat, args, out);
+    if (args.flag("--processes"))
+        return benchProcesses(paths, repeat, out);
 
     out << "min-cut partition under the rules of the PyTorch that recorded each graph (torch-1.13: nvfuser "
            "op "

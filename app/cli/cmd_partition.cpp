@@ -6,6 +6,7 @@
 #include "cli/partition_options_from_args.h"
 #include "explain/recorded_comparison.h"
 #include "graph/checkpoint_policy.h"
+#include "install/data_dir.h"
 #include "io/file_text.h"
 #include "io/graph_loader.h"
 #include "io/plan_json.h"
@@ -107,7 +108,7 @@ int partitionCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
     if (const auto path = args.value("-o"))
         writeFileAtomically(*path, planToJson(graph, result));
     if (const auto script = args.value("--script")) {
-        const std::string tools = args.value("--tools").value_or(REMAT_BUILD_SAMPLES_DIR);
+        const std::string tools = args.value("--tools").value_or(dataFile("python").string());
         writeFileAtomically(*script, planRunnerScript(graph, result, *args.value("-o"), tools));
     }
     if (args.flag("--json"))

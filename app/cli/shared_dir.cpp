@@ -14,7 +14,7 @@ std::filesystem::path sharedDir()
         if (std::filesystem::is_directory(std::filesystem::path(candidate) / "oracle", ec))
             return candidate;
     }
-    return REMAT_BUILD_SHARED_DIR;
+    return "../shared"; // the caller's message names it
 }
 
 } // namespace remat::cli

@@ -2,7 +2,6 @@
 #include "devices/forward_tables.h"
 
 #include "graph/error.h"
-#include "io/file_text.h"
 
 #include <simdjson.h>
 
@@ -168,11 +167,6 @@ ForwardTables parseForwardTables(const std::string& text, const std::string& fil
             reader.readAotPartition(field.value, tables);
     }
     return tables;
-}
-
-ForwardTables readForwardTables(const std::string& path)
-{
-    return parseForwardTables(readFileText(path), path);
 }
 
 namespace {

@@ -31,7 +31,6 @@ struct ForwardTables {
 
 /// Reads "modules", "node_latency" and "aot_partition" of a graph file (other keys are the graph
 /// reader's). Throws remat::Error naming the file and the key when one is malformed.
-ForwardTables readForwardTables(const std::string& path);
 ForwardTables parseForwardTables(const std::string& text, const std::string& fileName);
 
 /// node_latency resolved to node ids; throws naming a node the graph does not have.

@@ -13,6 +13,7 @@
 #include "document/graph_document.h"
 #include "document/plan_export.h"
 #include "gui_test_support.h"
+#include "install/data_dir.h"
 #include "main_window_test_support.h"
 #include "io/plan_json.h"
 #include "model/budget_outcome.h"
@@ -188,16 +189,18 @@ private Q_SLOTS:
         QVERIFY2(out.contains(QStringLiteral("one training step with ") + plan), qPrintable(out));
     }
 
-    void bundledSampleScriptPointsAtTheSourceTree()
+    void bundledSampleScriptPointsAtTheInstalledSamples()
     {
+        // The data dir's samples/ (the build tree's links to the sources, as an install's copies).
         MainWindow w;
         openAndPartition(w, MainWindow::bundledSamplePath());
         QTemporaryDir dir;
         const QString script = dir.filePath(QStringLiteral("run.py"));
         QCOMPARE(w.exportActions()->exportPlanAndScript(planPathForScript(script), script, defaultToolsDir()),
             QString());
+        QVERIFY(!remat::dataDir().empty());
         QVERIFY(readFile(script).contains(
-            QStringLiteral("GRAPH_DIR = \"" REMAT_SOURCE_DIR "/samples\"").toUtf8()));
+            ("GRAPH_DIR = \"" + (remat::dataDir() / "samples").string() + "\"").c_str()));
     }
 
     void canvasAsPngAndSvg()

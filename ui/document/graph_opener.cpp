@@ -2,6 +2,7 @@
 #include "document/graph_opener.h"
 
 #include "graph/error.h"
+#include "install/data_dir.h"
 #include "io/graph_loader.h"
 #include "io/torch_trace.h"
 
@@ -30,11 +31,11 @@ QByteArray readAll(const QString& path)
 
 /// The path the core records as the graph's file, for its messages and for a plan script, which
 /// rebuilds the model relative to the graph's folder: absolute for a file on disk; for the
-/// bundled sample, its original in the source tree when that is still there.
+/// bundled sample, its installed copy in the data dir's samples/ when that is there.
 std::string corePath(const QString& path)
 {
     if (path.startsWith(QLatin1String(":/"))) {
-        const QString original = QStringLiteral(REMAT_SOURCE_DIR "/") + path.mid(2);
+        const QString original = QString::fromStdString((dataDir() / path.mid(2).toStdString()).string());
         return (QFileInfo::exists(original) ? original : QFileInfo(path).fileName()).toStdString();
     }
     return QFileInfo(path).absoluteFilePath().toStdString();

@@ -3,6 +3,7 @@
 
 #include "budget/budget_io.h"
 #include "graph/error.h"
+#include "install/data_dir.h"
 #include "io/file_text.h"
 #include "io/plan_json.h"
 #include "io/plan_script.h"
@@ -86,8 +87,8 @@ bool isToolsDir(const QString& dir)
 
 QString defaultToolsDir()
 {
-    const QString samples = QStringLiteral(REMAT_SOURCE_DIR "/samples");
-    return isToolsDir(samples) ? samples : QString();
+    const QString python = QString::fromStdString((dataDir() / "python").string());
+    return !dataDir().empty() && isToolsDir(python) ? python : QString();
 }
 
 QString pythonInterpreter()

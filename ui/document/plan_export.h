@@ -28,8 +28,8 @@ QString planPathForScript(const QString& scriptPath);
 
 /// True when `dir` holds apply_plan.py and export_joint_graph.py.
 bool isToolsDir(const QString& dir);
-/// The samples folder of the source tree the app was built from, if it still holds the tools;
-/// else empty (ask the user).
+/// The installed Python bridge (the data dir's python/), if it holds the tools; else empty (ask
+/// the user).
 QString defaultToolsDir();
 
 /// The Python that has torch on Debian (a venv's python3 earlier on PATH usually has not).

@@ -2,6 +2,7 @@
 #include "model/device_profiles.h"
 
 #include "graph/error.h"
+#include "install/data_dir.h"
 
 #include <QObject>
 
@@ -12,7 +13,7 @@ QString deviceProfilesPath()
     const QString env = qEnvironmentVariable("REMAT_DEVICE_PROFILES");
     if (!env.isEmpty())
         return env;
-    return QStringLiteral(REMAT_SOURCE_DIR "/resources/device_profiles.json");
+    return QString::fromStdString(dataFile("device_profiles.json").string());
 }
 
 const DeviceProfileFile& deviceProfiles()

@@ -16,8 +16,8 @@ struct DeviceProfileFile {
     QString error; ///< why there are none (the core's message)
 };
 
-/// Where the profiles are read from: $REMAT_DEVICE_PROFILES, else resources/device_profiles.json
-/// of the source tree the app was built from (as the command line does).
+/// Where the profiles are read from: $REMAT_DEVICE_PROFILES, else device_profiles.json of the
+/// data dir beside the installed program (as the command line does).
 QString deviceProfilesPath();
 
 /// Read on first use and kept (thread-safe; the file is small and edited rarely).

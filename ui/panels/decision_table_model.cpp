@@ -46,11 +46,6 @@ void DecisionTableModel::refreshTags()
         Q_EMIT dataChanged(index(0, TagColumn), index(rowCount() - 1, TagColumn));
 }
 
-NodeId DecisionTableModel::nodeAt(int row) const
-{
-    return row >= 0 && static_cast<std::size_t>(row) < m_rows.size() ? m_rows[static_cast<std::size_t>(row)] : kNoNode;
-}
-
 int DecisionTableModel::rowOf(NodeId n) const
 {
     const auto it = std::find(m_rows.begin(), m_rows.end(), n);

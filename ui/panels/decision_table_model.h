@@ -24,7 +24,6 @@ public:
     void setData(LoadedGraphPtr graph, PartitionOutcomePtr outcome, std::function<CheckpointPolicy(NodeId)> tagOf);
     /// Tags changed without a new partition yet: refresh the tag column.
     void refreshTags();
-    NodeId nodeAt(int row) const;
     int rowOf(NodeId n) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;

@@ -15,6 +15,7 @@
 #include "document/graph_document.h"
 #include "document/graph_opener.h"
 #include "document/node_selection.h"
+#include "install/data_dir.h"
 #include "model/node_finder.h"
 #include "model/node_text.h"
 #include "analysis/plan_analyst.h"
@@ -541,7 +542,7 @@ void MainWindow::showOpenDialog()
 {
     QString folder = Settings::lastOpenFolder();
     if (folder.isEmpty())
-        folder = QStringLiteral(REMAT_SOURCE_DIR "/samples");
+        folder = QString::fromStdString((dataDir() / "samples").string());
     const QString path = QFileDialog::getOpenFileName(this, tr("Open a Joint Graph"), folder,
         tr("Joint graphs and TORCH_TRACE logs (*.json *.txt *.py *.log);;All files (*)"));
     if (path.isEmpty())
