@@ -7,6 +7,8 @@
 #include <QListWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace remat::ui {
 
 TraceGraphChooser::TraceGraphChooser(
@@ -28,6 +30,11 @@ TraceGraphChooser::TraceGraphChooser(
         item->setData(Qt::UserRole, choice.id);
     }
     m_list->setCurrentRow(0);
+    // Wide enough for every label in full ("1/0 — 21 nodes, PyTorch's decision recorded"), short
+    // enough for a handful of rows without a sea of white.
+    const int widest = m_list->sizeHintForColumn(0) + 2 * m_list->frameWidth() + 24;
+    m_list->setMinimumWidth(std::max(420, widest));
+    m_list->setMaximumHeight(m_list->sizeHintForRow(0) * std::min<int>(12, int(choices.size()) + 1) + 2 * m_list->frameWidth());
     layout->addWidget(m_list);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Open | QDialogButtonBox::Cancel, this);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
