@@ -30,7 +30,8 @@ JointGraph loadTrace(const std::vector<trace::TraceLogFile>& logs, const std::st
     return trace::loadTracedGraph(logs, path, id);
 }
 
-JointGraph load(std::string text, const std::string& fileName, const std::string& traceGraph)
+// The text is only read: a 28 MB graph is not copied on its way to the JSON parser.
+JointGraph load(const std::string& text, const std::string& fileName, const std::string& traceGraph)
 {
     if (firstNonBlank(text) == text.size())
         throw Error(fileName + ": the file is empty");
@@ -39,11 +40,10 @@ JointGraph load(std::string text, const std::string& fileName, const std::string
     if (!traceGraph.empty())
         throw Error(
             fileName + ": not a TORCH_TRACE log, so it has no compiled graph " + traceGraph + " to choose");
-    if (text.starts_with(kUtf8Bom))
-        text.erase(0, kUtf8Bom.size());
+    const bool bom = text.starts_with(kUtf8Bom);
     if (looksLikeJson(text))
-        return readJointGraphText(std::move(text), fileName);
-    return readPrintedGraphText(text, fileName);
+        return readJointGraphText(std::string_view(text).substr(bom ? kUtf8Bom.size() : 0), fileName);
+    return readPrintedGraphText(bom ? text.substr(kUtf8Bom.size()) : text, fileName);
 }
 
 } // namespace

@@ -326,7 +326,7 @@ JointGraph parseJointGraph(const simdjson::padded_string& text, const std::strin
 
 } // namespace
 
-JointGraph readJointGraphText(std::string text, const std::string& fileName)
+JointGraph readJointGraphText(std::string_view text, const std::string& fileName)
 {
     return parseJointGraph(simdjson::padded_string(text), fileName);
 }

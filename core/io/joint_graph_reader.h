@@ -14,6 +14,6 @@ namespace remat {
 JointGraph readJointGraphFile(const std::string& path);
 
 /// Same, from text already in memory; `fileName` is only used in messages.
-JointGraph readJointGraphText(std::string text, const std::string& fileName);
+JointGraph readJointGraphText(std::string_view text, const std::string& fileName);
 
 } // namespace remat

@@ -4,8 +4,8 @@
 #include "canvas/canvas_metrics.h"
 #include "layout/graphviz_layout.h"
 
-#include <algorithm>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace remat::ui {
 namespace {
@@ -49,20 +49,42 @@ ViewGraph buildViewGraph(const LoadedGraph& loaded, const std::vector<char>& exp
             order.push_back(c);
     }
 
+    // The outermost collapsed group stands for a node, else the node shows itself inside the
+    // innermost frame; both depend only on the node's leaf group, so they are found once per group.
+    struct Placement {
+        int shownAs = -1;
+        int cluster = -1;
+    };
+    std::vector<Placement> placementOf(tree.groups.size());
+    std::vector<char> placed(tree.groups.size(), 0);
+    std::vector<int> chain; // a leaf group and its ancestors, innermost first
+    auto placementFor = [&](int leaf) {
+        if (!placed[static_cast<std::size_t>(leaf)]) {
+            chain.clear();
+            for (int g = leaf; g >= 0; g = tree.group(g).parent)
+                chain.push_back(g);
+            Placement p;
+            for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+                if (!isExpanded(*it)) {
+                    p.shownAs = *it;
+                    break;
+                }
+                p.cluster = view.clusterOfGroup[static_cast<std::size_t>(*it)];
+            }
+            placementOf[static_cast<std::size_t>(leaf)] = p;
+            placed[static_cast<std::size_t>(leaf)] = 1;
+        }
+        return placementOf[static_cast<std::size_t>(leaf)];
+    };
+
     for (std::size_t i = 0; i < graph.size(); ++i) {
         const auto n = static_cast<NodeId>(i);
         if (loaded.region(n) == Region::Output)
             continue;
-        // The outermost collapsed group stands for the node; else the node shows itself.
-        int shownAs = -1;
-        int cluster = -1;
-        for (int g : tree.empty() ? std::vector<int> {} : tree.ancestry(n)) {
-            if (!isExpanded(g)) {
-                shownAs = g;
-                break;
-            }
-            cluster = view.clusterOfGroup[static_cast<std::size_t>(g)];
-        }
+        const int leaf = tree.empty() ? -1 : tree.leafGroup(n);
+        const Placement p = leaf >= 0 ? placementFor(leaf) : Placement {};
+        const int shownAs = p.shownAs;
+        const int cluster = p.cluster;
         if (shownAs >= 0) {
             int& item = view.itemOfGroup[static_cast<std::size_t>(shownAs)];
             if (item < 0) {
@@ -77,6 +99,9 @@ ViewGraph buildViewGraph(const LoadedGraph& loaded, const std::vector<char>& exp
     }
 
     std::unordered_map<std::uint64_t, int> edgeIndex;
+    // (edge, producer) pairs already listed: an edge between two collapsed groups can stand for
+    // thousands of producers, too many to search its list for each graph edge.
+    std::unordered_set<std::uint64_t> listedSources;
     for (std::size_t i = 0; i < graph.size(); ++i) {
         const int to = view.itemOfNode[i];
         if (to < 0)
@@ -95,7 +120,9 @@ ViewGraph buildViewGraph(const LoadedGraph& loaded, const std::vector<char>& exp
             }
             ViewEdge& e = view.edges[static_cast<std::size_t>(it->second)];
             ++e.count;
-            if (std::find(e.sources.begin(), e.sources.end(), u) == e.sources.end())
+            const std::uint64_t listed
+                = (static_cast<std::uint64_t>(it->second) << 32) | static_cast<std::uint32_t>(u);
+            if (listedSources.insert(listed).second)
                 e.sources.push_back(u);
         }
     }
@@ -128,8 +155,9 @@ LayoutRequest layoutRequestFor(const LoadedGraph& loaded, const ViewGraph& view)
     }
     request.boxes.reserve(view.items.size());
     for (const ViewItem& item : view.items) {
-        const QSizeF size
-            = item.isGroup ? CanvasMetrics::groupSize() : CanvasMetrics::nodeSize(loaded.label(item.id));
+        const QSizeF size = item.isGroup ? CanvasMetrics::groupSize()
+                                         : loaded.boxSizes.size(item.id, loaded.size(),
+                                             [&] { return CanvasMetrics::nodeSize(loaded.label(item.id)); });
         const int cluster = item.cluster >= 0 ? item.cluster : sideCluster[static_cast<int>(item.side)];
         request.boxes.push_back({size.width(), size.height(), cluster});
     }

@@ -8,7 +8,20 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 
+#include <future>
+
 namespace remat::ui {
+
+QSizeF BoxSizeCache::size(NodeId n, std::size_t nodeCount, const std::function<QSizeF()>& measure) const
+{
+    const std::lock_guard lock(m_mutex);
+    if (m_sizes.size() != nodeCount)
+        m_sizes.assign(nodeCount, QSizeF());
+    QSizeF& size = m_sizes[static_cast<std::size_t>(n)];
+    if (!size.isValid())
+        size = measure();
+    return size;
+}
 
 LoadedGraphPtr analyseGraph(
     JointGraph&& graph, const QString& path, double loadSeconds, const QString& traceGraph)
@@ -24,21 +37,33 @@ LoadedGraphPtr analyseGraph(
     if (!traceGraph.isEmpty())
         loaded->displayName += QStringLiteral(" [%1]").arg(traceGraph);
     const JointGraph& g = loaded->graph;
+    // The labels do not depend on the grouping: on a big graph they are formatted on a second
+    // thread meanwhile, so that the summary shows sooner.
+    auto formatLabels = [&loaded, &g] {
+        loaded->labels.resize(g.size());
+        loaded->bytes.resize(g.size());
+        for (std::size_t i = 0; i < g.size(); ++i) {
+            const auto id = static_cast<NodeId>(i);
+            const Node& node = g.node(id);
+            NodeLabel& label = loaded->labels[i];
+            label.name = QString::fromStdString(node.name);
+            label.op = opLabel(g, id);
+            label.value = valueSummary(node);
+            loaded->bytes[i] = valueBytes(node);
+            if (node.valueKind != ValueKind::None)
+                label.size = formatBytes(loaded->bytes[i]);
+        }
+    };
+    constexpr std::size_t kLabelsOnTheirOwnThread = 20000;
+    std::future<void> labels;
+    if (g.size() >= kLabelsOnTheirOwnThread)
+        labels = std::async(std::launch::async, formatLabels);
+    else
+        formatLabels();
     loaded->regions = computeRegions(g);
     loaded->groups = groupGraph(g, loaded->regions);
-    loaded->labels.resize(g.size());
-    loaded->bytes.resize(g.size());
-    for (std::size_t i = 0; i < g.size(); ++i) {
-        const auto id = static_cast<NodeId>(i);
-        const Node& node = g.node(id);
-        NodeLabel& label = loaded->labels[i];
-        label.name = QString::fromStdString(node.name);
-        label.op = opLabel(g, id);
-        label.value = valueSummary(node);
-        loaded->bytes[i] = valueBytes(node);
-        if (node.valueKind != ValueKind::None)
-            label.size = formatBytes(loaded->bytes[i]);
-    }
+    if (labels.valid())
+        labels.get();
     loaded->analysisSeconds = static_cast<double>(timer.nsecsElapsed()) * 1e-9;
     return loaded;
 }

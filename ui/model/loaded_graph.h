@@ -5,9 +5,12 @@
 #include "model/group_tree.h"
 
 #include <QMetaType>
+#include <QSizeF>
 #include <QString>
 
+#include <functional>
 #include <memory>
+#include <mutex>
 
 namespace remat::ui {
 
@@ -17,6 +20,18 @@ struct NodeLabel {
     QString op;
     QString value; ///< "[4, 64, 128] f32"
     QString size;  ///< "128.0 KiB", empty when the node has no value
+};
+
+/// The canvas box size of each node, measured once per graph as views first show the node:
+/// shaping the label texts is most of the cost of a big picture's layout request.
+class BoxSizeCache {
+public:
+    /// The node's size, from `measure` the first time it is asked for. Thread-safe.
+    QSizeF size(NodeId n, std::size_t nodeCount, const std::function<QSizeF()>& measure) const;
+
+private:
+    mutable std::mutex m_mutex;
+    mutable std::vector<QSizeF> m_sizes; // invalid until measured
 };
 
 /// A graph as the app holds it after opening: the core's graph plus everything the views derive
@@ -33,6 +48,7 @@ struct LoadedGraph {
     std::vector<std::int64_t> bytes; ///< value size per node (numel x itemsize over its tensors)
     double loadSeconds = 0;
     double analysisSeconds = 0;
+    BoxSizeCache boxSizes;
 
     std::size_t size() const { return graph.size(); }
     const NodeLabel& label(NodeId n) const { return labels[static_cast<std::size_t>(n)]; }
