@@ -3,6 +3,7 @@
 
 #include "model/timing_log.h"
 
+#include <QBackingStore>
 #include <QContextMenuEvent>
 #include <QGraphicsItem>
 #include <QMouseEvent>
@@ -191,10 +192,11 @@ void GraphView::paintEvent(QPaintEvent* event)
     if (SceneTileCache::coversZoom(zoom())) {
         // Zoomed out: a few images instead of thousands of items. A grab (screenshot, export)
         // gets every tile; on screen, a frame renders a few and the idle ticks that follow
-        // render the rest and the tiles around. (A grab paints into a pixmap; the screen's
-        // backing store is an image.)
+        // render the rest and the tiles around. (A grab paints elsewhere than into the
+        // window's backing store.)
         const QPaintDevice* target = painter.paintEngine() ? painter.paintEngine()->paintDevice() : nullptr;
-        const bool grabbed = target && target->devType() == QInternal::Pixmap;
+        QBackingStore* store = viewport()->backingStore();
+        const bool grabbed = !store || target != store->paintDevice();
         const double tilesStart = timingClockMs();
         m_tiles.paint(&painter, viewportTransform(), event->rect(), grabbed ? 1e9 : tileBudget());
         m_tileTimeUsed += timingClockMs() - tilesStart;
