@@ -281,7 +281,8 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget
             if (cache.scaledPixels != font.pixelSize() || cache.scaledWidth != nameArea.width()) {
                 cache.scaledPixels = font.pixelSize();
                 cache.scaledWidth = nameArea.width();
-                cache.scaledName = QFontMetricsF(font).elidedText(m_state->graph->label(m_node).name, Qt::ElideMiddle, nameArea.width());
+                cache.scaledName = QFontMetricsF(font).elidedText(
+                    m_state->graph->label(m_node).name, Qt::ElideMiddle, nameArea.width());
             }
             painter->drawText(nameArea, Qt::AlignLeft | Qt::AlignVCenter, cache.scaledName);
         }
@@ -313,7 +314,8 @@ void NodeItem::paintText(QPainter* painter, const QRectF& inner) const
         cache.sizeWidth = detailMetrics().horizontalAdvance(label.size);
         cache.name = nameMetrics().elidedText(label.name, Qt::ElideMiddle, nameLine.width());
         cache.op = detailMetrics().elidedText(label.op, Qt::ElideRight, opLine.width());
-        cache.value = detailMetrics().elidedText(label.value, Qt::ElideRight, valueLine.width() - cache.sizeWidth - 8);
+        cache.value = detailMetrics().elidedText(
+            label.value, Qt::ElideRight, valueLine.width() - cache.sizeWidth - 8);
     }
 
     if (removed) {
@@ -333,7 +335,8 @@ void NodeItem::paintText(QPainter* painter, const QRectF& inner) const
     painter->setPen(QColor(0x22, 0x22, 0x22));
     painter->drawText(valueLine, Qt::AlignRight | Qt::AlignVCenter, label.size);
     painter->setPen(QColor(0x55, 0x55, 0x55));
-    painter->drawText(valueLine.adjusted(0, 0, -cache.sizeWidth - 8, 0), Qt::AlignLeft | Qt::AlignVCenter, cache.value);
+    painter->drawText(
+        valueLine.adjusted(0, 0, -cache.sizeWidth - 8, 0), Qt::AlignLeft | Qt::AlignVCenter, cache.value);
 }
 
 void NodeItem::paintBadges(QPainter* painter, double lod, bool filled) const

@@ -36,7 +36,8 @@ void paintSceneItems(QGraphicsScene* scene, QPainter* painter, const QRectF& are
         QGraphicsItem* item;
     };
     std::vector<Entry> entries;
-    for (QGraphicsItem* item : scene->items(area, Qt::IntersectsItemBoundingRect, static_cast<Qt::SortOrder>(-1))) {
+    for (QGraphicsItem* item :
+        scene->items(area, Qt::IntersectsItemBoundingRect, static_cast<Qt::SortOrder>(-1))) {
         if ((item->flags() & QGraphicsItem::ItemHasNoContents) || !item->isVisible())
             continue;
         const QRectF bounds = item->boundingRect();
