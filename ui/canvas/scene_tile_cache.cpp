@@ -218,6 +218,18 @@ bool SceneTileCache::bring(const Place& p, const QElapsedTimer& clock, double bu
     return true;
 }
 
+bool SceneTileCache::smallPatch(const Place& p)
+{
+    const Tile* tile = m_tiles.object(key(p.level, p.x, p.y));
+    if (!tile || !tile->filled || tile->stale.isEmpty())
+        return false;
+    double area = 0;
+    for (const QRectF& r : tile->stale)
+        area += r.width() * r.height();
+    const QRectF whole = sceneRectOf(p);
+    return area < whole.width() * whole.height() / 16;
+}
+
 void SceneTileCache::drawStandIn(QPainter* painter, const QTransform& sceneToDevice, const Place& p)
 {
     const QRectF area = sceneRectOf(p);
@@ -260,8 +272,11 @@ bool SceneTileCache::paint(
     painter->save();
     painter->setRenderHint(QPainter::SmoothPixmapTransform);
     for (const Place& p : placesOver(level, visible)) {
-        if (!ready(p) && static_cast<double>(timer.nsecsElapsed()) * 1e-6 < budgetMs)
-            bring(p, timer, budgetMs);
+        if (!ready(p)) {
+            const bool small = smallPatch(p);
+            if (small || static_cast<double>(timer.nsecsElapsed()) * 1e-6 < budgetMs)
+                bring(p, timer, small ? 1e9 : budgetMs);
+        }
         if (ready(p)) {
             painter->drawImage(
                 sceneToDevice.mapRect(sceneRectOf(p)), m_tiles.object(key(p.level, p.x, p.y))->image);

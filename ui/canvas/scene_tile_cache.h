@@ -76,6 +76,9 @@ private:
     /// `clock` is within `budgetMs`. True when work was done.
     bool bring(const Place& p, const QElapsedTimer& clock, double budgetMs);
     bool ready(const Place& p);
+    /// A few boxes changed in a drawn tile (a selection, a recolour): repainted at once,
+    /// whatever the budget, so that the change shows in this frame.
+    bool smallPatch(const Place& p);
     /// Draws a missing or stale tile's area from a cached coarser or finer level.
     void drawStandIn(QPainter* painter, const QTransform& sceneToDevice, const Place& p);
 
