@@ -5,6 +5,7 @@
 #include "model/node_text.h"
 
 #include <QFontMetricsF>
+#include <QHash>
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
 
@@ -87,6 +88,21 @@ bool isMustTag(CheckpointPolicy tag)
     return tag == CheckpointPolicy::MustSave || tag == CheckpointPolicy::MustRecompute || tag == CheckpointPolicy::MustCpuOffload;
 }
 
+/// The bold detail font at a pixel size; badges and tag chips ask for a few sizes thousands of
+/// times a frame.
+const QFont& boldDetailFont(int pixelSize)
+{
+    static QHash<int, QFont> fonts;
+    auto it = fonts.find(pixelSize);
+    if (it == fonts.end()) {
+        QFont f = detailFont();
+        f.setBold(true);
+        f.setPixelSize(pixelSize);
+        it = fonts.insert(pixelSize, f);
+    }
+    return *it;
+}
+
 /// A round badge with one character (S, R, ⊘) at `centre`.
 void drawBadge(QPainter* painter, const QPointF& centre, double radius, const QColor& colour, const QString& text)
 {
@@ -94,10 +110,7 @@ void drawBadge(QPainter* painter, const QPointF& centre, double radius, const QC
     painter->setBrush(colour);
     painter->drawEllipse(centre, radius, radius);
     painter->setPen(Qt::white);
-    QFont f = detailFont();
-    f.setBold(true);
-    f.setPixelSize(static_cast<int>(std::max(10.0, radius * 1.15)));
-    painter->setFont(f);
+    painter->setFont(boldDetailFont(static_cast<int>(std::max(10.0, radius * 1.15))));
     painter->drawText(QRectF(centre.x() - radius, centre.y() - radius, radius * 2, radius * 2), Qt::AlignCenter, text);
 }
 
@@ -263,12 +276,26 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget
             painter->setFont(font);
             painter->setPen(strong ? Qt::white : removed ? Qt::gray : Qt::black);
             const QRectF nameArea = inner.adjusted(0, 0, strong ? 0 : -CanvasMetrics::kBadgeWidth, 0);
-            painter->drawText(nameArea, Qt::AlignLeft | Qt::AlignVCenter,
-                              QFontMetricsF(font).elidedText(m_state->graph->label(m_node).name, Qt::ElideMiddle, nameArea.width()));
+            // Eliding lays the whole name out: done once per font size and box width.
+            TextCache& cache = textCache();
+            if (cache.scaledPixels != font.pixelSize() || cache.scaledWidth != nameArea.width()) {
+                cache.scaledPixels = font.pixelSize();
+                cache.scaledWidth = nameArea.width();
+                cache.scaledName = QFontMetricsF(font).elidedText(
+                    m_state->graph->label(m_node).name, Qt::ElideMiddle, nameArea.width());
+            }
+            painter->drawText(nameArea, Qt::AlignLeft | Qt::AlignVCenter, cache.scaledName);
         }
     }
     paintBadges(painter, lod, strong);
     paintHalo(painter, lod);
+}
+
+NodeItem::TextCache& NodeItem::textCache() const
+{
+    if (!m_text)
+        m_text = std::make_unique<TextCache>();
+    return *m_text;
 }
 
 void NodeItem::paintText(QPainter* painter, const QRectF& inner) const
@@ -277,27 +304,39 @@ void NodeItem::paintText(QPainter* painter, const QRectF& inner) const
     const auto flags = m_state->flags(m_node);
     const bool removed = flags & (DceRemoved | CseMerged);
     const double badges = CanvasMetrics::kBadgeWidth * 2;
-
-    QFont name = nameFont();
-    name.setStrikeOut(removed);
-    painter->setFont(name);
-    painter->setPen(removed ? Qt::gray : Qt::black);
     const QRectF nameLine(inner.left(), inner.top(), inner.width() - badges, CanvasMetrics::kNameLine);
-    painter->drawText(nameLine, Qt::AlignLeft | Qt::AlignVCenter,
-                      nameMetrics().elidedText(label.name, Qt::ElideMiddle, nameLine.width()));
+    const QRectF opLine(inner.left(), nameLine.bottom(), inner.width(), CanvasMetrics::kDetailLine);
+    const QRectF valueLine(inner.left(), opLine.bottom(), inner.width(), CanvasMetrics::kDetailLine);
+
+    // The fonts are fixed at this level of detail: the elided lines are laid out once per box.
+    TextCache& cache = textCache();
+    if (cache.sizeWidth < 0) {
+        cache.sizeWidth = detailMetrics().horizontalAdvance(label.size);
+        cache.name = nameMetrics().elidedText(label.name, Qt::ElideMiddle, nameLine.width());
+        cache.op = detailMetrics().elidedText(label.op, Qt::ElideRight, opLine.width());
+        cache.value = detailMetrics().elidedText(
+            label.value, Qt::ElideRight, valueLine.width() - cache.sizeWidth - 8);
+    }
+
+    if (removed) {
+        QFont name = nameFont();
+        name.setStrikeOut(true);
+        painter->setFont(name);
+    } else {
+        painter->setFont(nameFont());
+    }
+    painter->setPen(removed ? Qt::gray : Qt::black);
+    painter->drawText(nameLine, Qt::AlignLeft | Qt::AlignVCenter, cache.name);
 
     painter->setFont(detailFont());
     painter->setPen(QColor(0x44, 0x44, 0x44));
-    const QRectF opLine(inner.left(), nameLine.bottom(), inner.width(), CanvasMetrics::kDetailLine);
-    painter->drawText(opLine, Qt::AlignLeft | Qt::AlignVCenter, detailMetrics().elidedText(label.op, Qt::ElideRight, opLine.width()));
+    painter->drawText(opLine, Qt::AlignLeft | Qt::AlignVCenter, cache.op);
 
-    const QRectF valueLine(inner.left(), opLine.bottom(), inner.width(), CanvasMetrics::kDetailLine);
-    const double sizeWidth = detailMetrics().horizontalAdvance(label.size);
     painter->setPen(QColor(0x22, 0x22, 0x22));
     painter->drawText(valueLine, Qt::AlignRight | Qt::AlignVCenter, label.size);
     painter->setPen(QColor(0x55, 0x55, 0x55));
-    painter->drawText(valueLine.adjusted(0, 0, -sizeWidth - 8, 0), Qt::AlignLeft | Qt::AlignVCenter,
-                      detailMetrics().elidedText(label.value, Qt::ElideRight, valueLine.width() - sizeWidth - 8));
+    painter->drawText(
+        valueLine.adjusted(0, 0, -cache.sizeWidth - 8, 0), Qt::AlignLeft | Qt::AlignVCenter, cache.value);
 }
 
 void NodeItem::paintBadges(QPainter* painter, double lod, bool filled) const
@@ -331,10 +370,7 @@ void NodeItem::paintBadges(QPainter* painter, double lod, bool filled) const
         painter->setPen(QPen(colour, 1.5 * k));
         painter->setBrush(isMustTag(tag) ? colour : QColor(Qt::white));
         painter->drawRoundedRect(chip, 3 * k, 3 * k);
-        QFont f = detailFont();
-        f.setBold(true);
-        f.setPixelSize(static_cast<int>(11 * k));
-        painter->setFont(f);
+        painter->setFont(boldDetailFont(static_cast<int>(11 * k)));
         painter->setPen(isMustTag(tag) ? QColor(Qt::white) : colour);
         painter->drawText(chip, Qt::AlignCenter, tagAbbreviation(tag));
     }

@@ -6,6 +6,8 @@
 #include <QGraphicsItem>
 #include <QPainterPath>
 
+#include <memory>
+
 namespace remat::ui {
 
 /// Item types, for qgraphicsitem_cast.
@@ -41,10 +43,20 @@ public:
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
 private:
+    /// Elided label lines, laid out on first paint: eliding is most of a text's cost.
+    struct TextCache {
+        QString name, op, value;
+        double sizeWidth = -1; ///< < 0: the full-detail lines are not laid out yet
+        int scaledPixels = -1;
+        double scaledWidth = 0;
+        QString scaledName; ///< the name alone, zoomed out, at scaledPixels
+    };
+    TextCache& textCache() const;
     void paintText(QPainter* painter, const QRectF& inner) const;
     void paintBadges(QPainter* painter, double lod, bool filled) const;
     bool flashingNow() const override { return m_state->isFlashing(m_node); }
     NodeId m_node;
+    mutable std::unique_ptr<TextCache> m_text;
 };
 
 /// A collapsed group: its name, size and how its members were decided, as a bar.

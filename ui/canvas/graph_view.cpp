@@ -3,9 +3,11 @@
 
 #include "model/timing_log.h"
 
+#include <QBackingStore>
 #include <QContextMenuEvent>
 #include <QGraphicsItem>
 #include <QMouseEvent>
+#include <QPaintEngine>
 #include <QPainter>
 #include <QScrollBar>
 #include <QStyleOptionRubberBand>
@@ -18,6 +20,13 @@ namespace remat::ui {
 namespace {
 
 constexpr double kMaxZoom = 4.0;
+// A frame at 60 Hz has 16 ms: rendering tiles may take this much of each 16 ms, in paints and
+// idle ticks together, so that input is never held up for long.
+constexpr double kTileBudgetMs = 6.0;
+constexpr int kFrameMs = 16;
+// Tiles ahead of need are rendered once the view has been still this long: while it moves,
+// idle ticks only finish what is on screen.
+constexpr int kStillMs = 40;
 
 } // namespace
 
@@ -34,6 +43,8 @@ GraphView::GraphView(QWidget* parent)
     setFrameShape(QFrame::NoFrame);
     setFocusPolicy(Qt::StrongFocus);
     setBackgroundBrush(Qt::white);
+    m_tileWork.setSingleShot(true);
+    connect(&m_tileWork, &QTimer::timeout, this, &GraphView::renderTilesWhenIdle);
 }
 
 double GraphView::zoom() const
@@ -168,23 +179,76 @@ void GraphView::useTiles(QGraphicsScene* scene)
 void GraphView::paintEvent(QPaintEvent* event)
 {
     const double start = timingClockMs();
-    if (m_useTiles && scene() && SceneTileCache::coversZoom(zoom())) {
-        // Zoomed out: a few images instead of thousands of items.
-        QPainter painter(viewport());
-        painter.fillRect(event->rect(), backgroundBrush());
-        m_tiles.paint(&painter, viewportTransform(), event->rect());
-        if (const QRect band = rubberBandRect(); !band.isEmpty()) {
-            QStyleOptionRubberBand option;
-            option.initFrom(viewport());
-            option.rect = band;
-            option.shape = QRubberBand::Rectangle;
-            style()->drawControl(QStyle::CE_RubberBand, &option, &painter, viewport());
-        }
-    } else {
+    m_sinceLastPaint.start();
+    if (!m_useTiles || !scene()) {
         QGraphicsView::paintEvent(event);
+        Q_EMIT painted();
+        return;
+    }
+    QPainter painter(viewport());
+    painter.setRenderHints(renderHints());
+    painter.setClipRegion(event->region());
+    painter.fillRect(event->rect(), backgroundBrush());
+    if (SceneTileCache::coversZoom(zoom())) {
+        // Zoomed out: a few images instead of thousands of items. A grab (screenshot, export)
+        // gets every tile; on screen, a frame renders a few and the idle ticks that follow
+        // render the rest and the tiles around. (A grab paints elsewhere than into the
+        // window's backing store.)
+        const QPaintDevice* target = painter.paintEngine() ? painter.paintEngine()->paintDevice() : nullptr;
+        QBackingStore* store = viewport()->backingStore();
+        const bool grabbed = !store || target != store->paintDevice();
+        const double tilesStart = timingClockMs();
+        m_tiles.paint(&painter, viewportTransform(), event->rect(), grabbed ? 1e9 : tileBudget());
+        m_tileTimeUsed += timingClockMs() - tilesStart;
+        m_tileWork.start(0);
+    } else {
+        // Closer in: the items in the exposed area, found through the scene's index.
+        painter.save();
+        painter.setWorldTransform(viewportTransform());
+        paintSceneItems(scene(), &painter, mapToScene(event->rect().adjusted(-1, -1, 1, 1)).boundingRect());
+        painter.restore();
+    }
+    if (const QRect band = rubberBandRect(); !band.isEmpty()) {
+        QStyleOptionRubberBand option;
+        option.initFrom(viewport());
+        option.rect = band;
+        option.shape = QRubberBand::Rectangle;
+        style()->drawControl(QStyle::CE_RubberBand, &option, &painter, viewport());
     }
     qCDebug(lcTiming, "%9.2f canvas painted in %.2f ms", timingClockMs(), timingClockMs() - start);
     Q_EMIT painted();
+}
+
+double GraphView::tileBudget()
+{
+    if (!m_tileWindow.isValid() || m_tileWindow.elapsed() >= kFrameMs) {
+        m_tileWindow.start();
+        m_tileTimeUsed = 0;
+    }
+    return kTileBudgetMs - m_tileTimeUsed;
+}
+
+void GraphView::renderTilesWhenIdle()
+{
+    if (!m_useTiles || !scene() || !SceneTileCache::coversZoom(zoom()))
+        return;
+    const double budget = tileBudget();
+    if (budget <= 0) { // this frame's share is spent: go on in the next
+        m_tileWork.start(static_cast<int>(std::max<qint64>(1, kFrameMs - m_tileWindow.elapsed())));
+        return;
+    }
+    const bool still = m_sinceLastPaint.elapsed() >= kStillMs;
+    bool more = false;
+    const double start = timingClockMs();
+    const QList<QRect> updated
+        = m_tiles.renderPending(viewportTransform(), viewport()->rect(), budget, still, more);
+    m_tileTimeUsed += timingClockMs() - start;
+    for (const QRect& area : updated)
+        viewport()->update(area);
+    if (more)
+        m_tileWork.start(0);
+    else if (!still)
+        m_tileWork.start(kStillMs);
 }
 
 void GraphView::contextMenuEvent(QContextMenuEvent* event)

@@ -3,7 +3,9 @@
 
 #include "canvas/scene_tile_cache.h"
 
+#include <QElapsedTimer>
 #include <QGraphicsView>
+#include <QTimer>
 
 namespace remat::ui {
 
@@ -55,10 +57,18 @@ protected:
 
 private:
     double clampZoom(double zoom) const;
+    /// An idle tick: renders tiles still missing, then tiles around the view, a little at a time.
+    void renderTilesWhenIdle();
+    /// What is left of the time tiles may take in the current 16 ms.
+    double tileBudget();
 
     QMargins m_fitMargins;
     SceneTileCache m_tiles;
     bool m_useTiles = false;
+    QTimer m_tileWork; ///< single shot; at 0 ms, runs when the event queue is empty
+    QElapsedTimer m_sinceLastPaint;
+    QElapsedTimer m_tileWindow; ///< the current 16 ms
+    double m_tileTimeUsed = 0; ///< ms spent on tiles in it
 };
 
 } // namespace remat::ui
