@@ -322,9 +322,11 @@ def _node_val(node, values):
     rec = values.get(node.name)
     if tm is not None and hasattr(tm, "shape"):
         device = rec["device"] if isinstance(rec, dict) else "cpu"
-        return {"shape": [_hint(d) for d in tm.shape], "dtype": _dtype_name(tm.dtype),
-                "stride": [_hint(d) for d in tm.stride],
-                "device": device}
+        out = {"shape": [_hint(d) for d in tm.shape], "dtype": _dtype_name(tm.dtype),
+               "stride": [_hint(d) for d in tm.stride], "device": device}
+        if isinstance(rec, dict) and "free_symbols" in rec:
+            out["free_symbols"] = rec["free_symbols"]
+        return out
     if node.op == "call_function" and isinstance(rec, list):
         return rec
     if isinstance(rec, dict) and "sym" in rec:     # torch 2.x dynamic shapes: a symbolic value
@@ -458,11 +460,37 @@ def _capture_2x(model_or_fn, inputs, decompositions=None, fake_tensors=True, dyn
     joint, kwargs = box["joint"], box["kwargs"]
     values = {n.name: _value_meta(n.meta["val"]) for n in joint.graph.nodes
               if isinstance(n.meta.get("val"), (torch.Tensor, list, tuple) + _SYM_TYPES)}
+    _add_symbols(joint.graph, values)
     return {"joint": joint, "joint_inputs": box["joint_inputs"], "values": values,
             "num_fwd_outputs": kwargs["num_fwd_outputs"],
             "static_lifetime_input_indices": kwargs.get("static_lifetime_input_indices"),
             "partition_kwargs": kwargs, "tracing_context": box["tracing_context"],
             "producer": f"torch {TORCH_VERSION} torch.compile aot_autograd"}
+
+
+def _add_symbols(graph, values):
+    """Dynamic shapes: what 2.x's _extract_fwd_bwd_modules reads to bind the symbols the backward
+    needs.  Every value with symbolic sizes gets "free_symbols" (its symbols, with and without the
+    shape environment's replacements, sorted by name); a SymInt that binds a symbol (a placeholder
+    whose expression is a plain symbol) gets "binds"."""
+    from torch._functorch.partitioners import _free_symbols_without_replacements
+    from torch.fx.experimental.symbolic_shapes import free_symbols, is_symbol_binding_fx_node
+
+    def names(val):
+        return sorted(s.name for s in _free_symbols_without_replacements(val) | free_symbols(val))
+
+    for n in graph.nodes:
+        val, rec = n.meta.get("val"), values.get(n.name)
+        if isinstance(rec, dict):
+            if names(val):
+                rec["free_symbols"] = names(val)
+            if isinstance(val, _SYM_TYPES):
+                symbol = is_symbol_binding_fx_node(n)
+                rec["binds"] = symbol.name if symbol is not None else None
+        elif isinstance(rec, list):
+            for v, r in zip(val, rec):
+                if isinstance(r, dict) and names(v):
+                    r["free_symbols"] = names(v)
 
 
 # ---------------------------------------------------------------------------------------------

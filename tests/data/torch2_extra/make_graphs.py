@@ -109,6 +109,18 @@ class ViewIntermediate(nn.Module):
         return out, h.unsqueeze(0).expand(2, -1, -1), left.t()    # views of an intermediate
 
 
+class CheckpointedMlp(Mlp):
+    def forward(self, x):
+        return ejg.checkpoint(lambda t: self.fc2(F.gelu(self.fc1(t))), x).sum()
+
+
+def inplace_on_view(x, w):
+    h = (x @ w) * 0.5
+    h[:, :4].mul_(2)               # functionalized: a slice_scatter of the view's update
+    h.t()[1].add_(1)
+    return torch.tanh(h).sum()
+
+
 def req(*shape):
     return torch.randn(*shape, requires_grad=True)
 
@@ -126,6 +138,8 @@ PROGRAMS = {
                       lambda: (Attention(), (dyn_marked(torch.randn(4, 6, 16)),)), None),
     "dyn_norm_block": ("dynamic", "LayerNorm-Linear-SiLU, scaled by a symbolic size, dynamic=True",
                        lambda: (NormBlock(), (torch.randn(4, 6, 16),)), True),
+    "dyn_checkpoint": ("dynamic", "checkpointed Linear-GELU-Linear, dynamic=True",
+                       lambda: (CheckpointedMlp(), (torch.randn(8, 16),)), True),
     "mut_batchnorm": ("mutation", "Conv2d-BatchNorm2d (running stats updated in place)-Linear",
                       lambda: (BatchNormNet(), (torch.randn(4, 3, 8, 8),)), False),
     "mut_input_add": ("mutation", "x.add_(1) on an input without grad, then tanh(x @ w)",
@@ -138,6 +152,8 @@ PROGRAMS = {
                     lambda: (view_chain, (req(16, 16), req(16, 16))), False),
     "views_intermediate": ("views", "chunk of an intermediate; expand and t() of it returned",
                            lambda: (ViewIntermediate(), (torch.randn(8, 16),)), False),
+    "views_inplace": ("views", "in-place updates through a slice and a transposed row of an intermediate",
+                      lambda: (inplace_on_view, (req(8, 16), req(16, 16))), False),
     "solvers_mlp": ("solvers", "Linear-GELU-Linear (static), other solvers and estimators",
                     lambda: (Mlp(16, 64), (torch.randn(8, 16),)), False),
 }
