@@ -138,7 +138,7 @@ private slots:
                 if (const auto r = readKey(key); r && r->kind.startsWith(QLatin1String("budgets_")))
                     ++solverRecords;
             }
-            for (NodeId n = 0; n < graph.size(); ++n)
+            for (NodeId n = 0; n < NodeId(graph.size()); ++n)
                 symbolicNodes += graph.node(n).valueKind == ValueKind::Symbolic;
             // The dynamic graphs exist to check saved sym nodes: each must save some.
             if (categoryOf(path) == QLatin1String("dynamic"))
@@ -156,7 +156,7 @@ private slots:
             const QString name = QFileInfo(path).completeBaseName();
             QTest::addRow("%s/default", qPrintable(name)) << path << QStringLiteral("default");
             for (const auto& [key, recording] : loadedOnce(path).recorded()) {
-                if (readKey(key))
+                if (key != "default" && readKey(key))
                     QTest::addRow("%s/%s", qPrintable(name), key.c_str()) << path << QString::fromStdString(key);
             }
         }
