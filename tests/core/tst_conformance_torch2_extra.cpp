@@ -25,8 +25,8 @@ using namespace remat::testing;
 
 namespace {
 
-constexpr int kExpectedGraphs = 12;        // make_graphs.py's PROGRAMS
-constexpr int kExpectedSolverRecords = 32; // 4 programs x 4 budgets x {greedy, testing}
+constexpr int kExpectedGraphs = 14;        // make_graphs.py's PROGRAMS
+constexpr int kExpectedSolverRecords = 80; // 5 programs x 8 budgets x {greedy, testing}
 constexpr std::string_view kBudgetPrefix = "memory_budget_";
 
 QString dataDir()

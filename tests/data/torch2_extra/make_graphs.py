@@ -6,7 +6,7 @@ Run in the PyTorch 2.14 chroot from the repository root:
 Each graph is one training step of a small program (random init, fixed seed), exported with
 samples/export_joint_graph.py: its reference holds 2.14's min_cut, default and memory_budget_<b>
 decisions; the programs of SOLVER_PROGRAMS also get memory_budget_<b>_greedy and
-memory_budget_<b>_testing (other knapsack solver, other runtime estimator).
+memory_budget_<b>_testing (other knapsack solver, other runtime estimator) at SOLVER_BUDGETS.
 """
 import os
 import sys
@@ -109,6 +109,15 @@ class ViewIntermediate(nn.Module):
         return out, h.unsqueeze(0).expand(2, -1, -1), left.t()    # views of an intermediate
 
 
+class Elementwise(nn.Module):
+    def __init__(self, d=16):
+        super().__init__()
+        self.w = nn.Parameter(torch.randn(d))
+
+    def forward(self, x):
+        return torch.sin(x * self.w) * x      # no size op reaches the backward
+
+
 class CheckpointedMlp(Mlp):
     def forward(self, x):
         return ejg.checkpoint(lambda t: self.fc2(F.gelu(self.fc1(t))), x).sum()
@@ -119,6 +128,21 @@ def inplace_on_view(x, w):
     h[:, :4].mul_(2)               # functionalized: a slice_scatter of the view's update
     h.t()[1].add_(1)
     return torch.tanh(h).sum()
+
+
+class Chain(nn.Module):
+    """Linear layers of uneven widths: knapsack items whose sizes and runtimes do not line up, so
+    the greedy solver and the testing estimator decide differently from dp/flops at some budgets."""
+
+    def __init__(self, widths=(32, 7, 150, 33, 77, 12, 256, 5)):
+        super().__init__()
+        self.layers = nn.ModuleList(nn.Linear(a, b) for a, b in zip(widths, widths[1:]))
+
+    def forward(self, x):
+        for i, layer in enumerate(self.layers):
+            x = layer(x)
+            x = torch.tanh(x) if i % 2 else torch.sigmoid(x) * x
+        return x.sum()
 
 
 def req(*shape):
@@ -138,6 +162,8 @@ PROGRAMS = {
                       lambda: (Attention(), (dyn_marked(torch.randn(4, 6, 16)),)), None),
     "dyn_norm_block": ("dynamic", "LayerNorm-Linear-SiLU, scaled by a symbolic size, dynamic=True",
                        lambda: (NormBlock(), (torch.randn(4, 6, 16),)), True),
+    "dyn_elementwise": ("dynamic", "sin(x * w) * x, dynamic=True: the backward binds the batch symbol",
+                        lambda: (Elementwise(), (torch.randn(8, 16),)), True),
     "dyn_checkpoint": ("dynamic", "checkpointed Linear-GELU-Linear, dynamic=True",
                        lambda: (CheckpointedMlp(), (torch.randn(8, 16),)), True),
     "mut_batchnorm": ("mutation", "Conv2d-BatchNorm2d (running stats updated in place)-Linear",
@@ -156,23 +182,32 @@ PROGRAMS = {
                       lambda: (inplace_on_view, (req(8, 16), req(16, 16))), False),
     "solvers_mlp": ("solvers", "Linear-GELU-Linear (static), other solvers and estimators",
                     lambda: (Mlp(16, 64), (torch.randn(8, 16),)), False),
+    "solvers_chain": ("solvers", "seven Linear layers of uneven widths (greedy and testing differ from dp)",
+                      lambda: (Chain(), (torch.randn(8, 32),)), False),
 }
-SOLVER_PROGRAMS = ("solvers_mlp", "views_chain", "mut_batchnorm", "dyn_norm_block")
+SOLVER_PROGRAMS = ("solvers_mlp", "solvers_chain", "views_chain", "mut_batchnorm", "dyn_norm_block")
+# The exporter's budgets and some between them (recorded with dp/flops too, as memory_budget_<b>).
+SOLVER_BUDGETS = (0.0, 0.1, 0.2, 0.25, 0.4, 0.5, 0.7, 0.75)
 SOLVER_RECORDS = {"greedy": {"activation_memory_budget_solver": "greedy"},
                   "testing": {"activation_memory_budget_runtime_estimator": "testing"}}
 
 
 def record_other_solvers(cap, doc):
-    """memory_budget_<b>_<record> runs with a non-default solver or runtime estimator."""
+    """memory_budget_<b>_<record> runs with a non-default solver or runtime estimator, and the
+    default memory_budget_<b> runs at the SOLVER_BUDGETS the exporter does not record."""
     from torch._functorch import config as fconfig
     p = ejg._partitioners()
     order = {n.name: i for i, n in enumerate(cap["joint"].graph.nodes)}
-    for suffix, settings in SOLVER_RECORDS.items():
-        for budget in ejg.MEMORY_BUDGETS_2X:
+    records = dict(SOLVER_RECORDS, dp={})
+    for suffix, settings in records.items():
+        for budget in SOLVER_BUDGETS:
+            key = f"memory_budget_{budget:g}" + (f"_{suffix}" if settings else "")
+            if key in doc["reference"]:
+                continue
             with fconfig.patch(activation_memory_budget=budget, **settings):
                 fw, bw, seconds = ejg._run_partitioner(p.min_cut_rematerialization_partition, cap)
             decision = ejg._decision(fw, bw, cap["num_fwd_outputs"], order, cap["joint"].graph)
-            doc["reference"][f"memory_budget_{budget:g}_{suffix}"] = dict(decision, seconds=seconds)
+            doc["reference"][key] = dict(decision, seconds=seconds)
     doc["extra"]["other_solver_records"] = {k: v for k, v in SOLVER_RECORDS.items()}
 
 
