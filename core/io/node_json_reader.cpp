@@ -290,7 +290,8 @@ void NodeJsonReader::readFreeSymbols(value v, Node& node, const Path& path) cons
         ++i;
     }
     std::sort(node.freeSymbols.begin(), node.freeSymbols.end());
-    node.freeSymbols.erase(std::unique(node.freeSymbols.begin(), node.freeSymbols.end()), node.freeSymbols.end());
+    node.freeSymbols.erase(
+        std::unique(node.freeSymbols.begin(), node.freeSymbols.end()), node.freeSymbols.end());
 }
 
 TensorMeta NodeJsonReader::readTensorMeta(value v, const Path& path) const

@@ -66,7 +66,8 @@ ForwardBackwardSplitter::ForwardBackwardSplitter(
     m_forward->availability(m_primals, m_forwardAvailable);
 }
 
-void ForwardBackwardSplitter::bindSymbols(std::vector<NodeId>& savedSym, const std::vector<NodeId>& saved) const
+void ForwardBackwardSplitter::bindSymbols(
+    std::vector<NodeId>& savedSym, const std::vector<NodeId>& saved) const
 {
     // Dynamic shapes: the backward must receive a binding (a SymInt placeholder) of every symbol
     // in the sizes of what it gets; 2.14 adds the missing ones in front of the saved sym nodes.
@@ -105,7 +106,8 @@ void ForwardBackwardSplitter::split(std::vector<NodeId> saved, PartitionResult& 
             if (m_graph.graph().node(n).valueKind == ValueKind::Symbolic)
                 savedSym.push_back(n);
         }
-        std::erase_if(saved, [&](NodeId n) { return m_graph.graph().node(n).valueKind == ValueKind::Symbolic; });
+        std::erase_if(
+            saved, [&](NodeId n) { return m_graph.graph().node(n).valueKind == ValueKind::Symbolic; });
     }
     // Buffers reused by each thread: a memory-budget sweep splits thousands of saved sets.
     thread_local std::vector<std::uint8_t> bwAvailable;

@@ -25,7 +25,7 @@ using namespace remat::testing;
 
 namespace {
 
-constexpr int kExpectedGraphs = 14;        // make_graphs.py's PROGRAMS
+constexpr int kExpectedGraphs = 14; // make_graphs.py's PROGRAMS
 constexpr int kExpectedSolverRecords = 80; // 5 programs x 8 budgets x {greedy, testing}
 constexpr std::string_view kBudgetPrefix = "memory_budget_";
 
@@ -89,7 +89,8 @@ std::optional<Recording> readKey(const std::string& key)
 
 const BudgetSession& budgetSession(const QString& path, const BudgetOptions& budgetOptions)
 {
-    static std::map<std::tuple<QString, KnapsackSolver, RuntimeEstimatorKind>, std::unique_ptr<BudgetSession>> cache;
+    static std::map<std::tuple<QString, KnapsackSolver, RuntimeEstimatorKind>, std::unique_ptr<BudgetSession>>
+        cache;
     auto& slot = cache[{path, budgetOptions.solver, budgetOptions.estimator}];
     if (!slot) {
         PartitionOptions options;
@@ -126,11 +127,12 @@ private slots:
         int solverRecords = 0;
         int symbolicNodes = 0;
         for (const QString& path : files) {
-            QVERIFY2(categoryOf(path) != QLatin1String("unknown"), qPrintable(path + QStringLiteral(": no category")));
+            QVERIFY2(categoryOf(path) != QLatin1String("unknown"),
+                qPrintable(path + QStringLiteral(": no category")));
             const JointGraph& graph = loadedOnce(path);
             QVERIFY2(graph.recordedTorchVersion().starts_with("2.14."), graph.recordedTorchVersion().c_str());
-            for (const char* key :
-                {"min_cut", "memory_budget_0", "memory_budget_0.25", "memory_budget_0.5", "memory_budget_0.75"})
+            for (const char* key : {"min_cut", "memory_budget_0", "memory_budget_0.25", "memory_budget_0.5",
+                     "memory_budget_0.75"})
                 QVERIFY2(graph.recordedPartition(key), qPrintable(path + QStringLiteral(": no ") + key));
             for (const auto& [key, recording] : graph.recorded()) {
                 QVERIFY2(key == "torch_version" || readKey(key),
@@ -157,7 +159,8 @@ private slots:
             QTest::addRow("%s/default", qPrintable(name)) << path << QStringLiteral("default");
             for (const auto& [key, recording] : loadedOnce(path).recorded()) {
                 if (key != "default" && readKey(key))
-                    QTest::addRow("%s/%s", qPrintable(name), key.c_str()) << path << QString::fromStdString(key);
+                    QTest::addRow("%s/%s", qPrintable(name), key.c_str())
+                        << path << QString::fromStdString(key);
             }
         }
     }
@@ -199,7 +202,8 @@ private slots:
         else
             QVERIFY2(sorted(saved) == sorted(expected->savedValues),
                 setDifference(saved, expected->savedValues).constData());
-        if (recording->kind != QLatin1String("budgets_greedy") && recording->kind != QLatin1String("budgets_testing")) {
+        if (recording->kind != QLatin1String("budgets_greedy")
+            && recording->kind != QLatin1String("budgets_testing")) {
             // The comparison the command line and the app show picks this very recording. It does
             // not tell solvers or estimators apart, so the other-solver records are checked above only.
             const auto comparison = compareWithRecorded(graph, result, recording->budget);
@@ -212,8 +216,10 @@ private slots:
             ("sym nodes " + setDifference(sym, expected->savedSymNodes)).constData());
         const auto fw = names(graph, result.fwNodes);
         const auto bw = names(graph, result.bwNodes);
-        QVERIFY2(sorted(fw) == sorted(expected->fwNodes), ("forward " + setDifference(fw, expected->fwNodes)).constData());
-        QVERIFY2(sorted(bw) == sorted(expected->bwNodes), ("backward " + setDifference(bw, expected->bwNodes)).constData());
+        QVERIFY2(sorted(fw) == sorted(expected->fwNodes),
+            ("forward " + setDifference(fw, expected->fwNodes)).constData());
+        QVERIFY2(sorted(bw) == sorted(expected->bwNodes),
+            ("backward " + setDifference(bw, expected->bwNodes)).constData());
         ++tally.passed;
     }
 
