@@ -3,7 +3,9 @@
 #pragma once
 
 #include "graph/joint_graph.h"
+#include "graph/recorded_partition.h"
 #include "io/joint_graph_reader.h"
+#include "partition/partition_result.h"
 
 #include <QByteArray>
 #include <QString>
@@ -12,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace remat::testing {
@@ -59,6 +62,27 @@ inline QByteArray setDifference(const std::vector<std::string>& ours, const std:
     if (onlyOurs.empty() && onlyTheirs.empty())
         text += " (same set, different order)";
     return text;
+}
+
+/// Empty when `result` is the decision PyTorch recorded: the same saved values (in the same order
+/// when `inOrder`: min-cut emits them in graph order; else as sets), saved sym nodes, forward and
+/// backward node sets. Otherwise what differs first.
+inline QByteArray differenceFromRecorded(
+    const JointGraph& graph, const PartitionResult& result, const RecordedPartition& expected, bool inOrder)
+{
+    const auto saved = names(graph, result.savedValues);
+    if (inOrder ? saved != expected.savedValues : sorted(saved) != sorted(expected.savedValues))
+        return "saved values " + setDifference(saved, expected.savedValues);
+    const std::pair<const std::vector<NodeId>*, const std::vector<std::string>*> sets[] = {
+        {&result.savedSymNodes, &expected.savedSymNodes}, {&result.fwNodes, &expected.fwNodes},
+        {&result.bwNodes, &expected.bwNodes}};
+    const char* what[] = {"sym nodes ", "forward ", "backward "};
+    for (std::size_t i = 0; i < std::size(sets); ++i) {
+        const auto ours = names(graph, *sets[i].first);
+        if (sorted(ours) != sorted(*sets[i].second))
+            return what[i] + setDifference(ours, *sets[i].second);
+    }
+    return {};
 }
 
 } // namespace remat::testing
