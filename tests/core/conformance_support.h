@@ -8,7 +8,9 @@
 #include "partition/partition_result.h"
 
 #include <QByteArray>
+#include <QDir>
 #include <QString>
+#include <QStringList>
 
 #include <algorithm>
 #include <map>
@@ -18,6 +20,32 @@
 #include <vector>
 
 namespace remat::testing {
+
+/// The *.json files of a folder, by name.
+inline QStringList jsonFilesIn(const QString& folder)
+{
+    QStringList files;
+    const QDir dir(folder);
+    for (const auto& name : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name))
+        files << dir.filePath(name);
+    return files;
+}
+
+/// Rows run and rows passed per "category/recording kind", printed at the end.
+struct Tally {
+    int run = 0;
+    int passed = 0;
+};
+inline std::map<QString, Tally>& tallies()
+{
+    static std::map<QString, Tally> t;
+    return t;
+}
+inline void printTallies()
+{
+    for (const auto& [key, t] : tallies())
+        qInfo("%s: %d of %d identical to PyTorch 2.14.1", qPrintable(key), t.passed, t.run);
+}
 
 /// Each oracle graph is checked under several settings: read it once.
 inline const JointGraph& loadedOnce(const QString& path)

@@ -32,11 +32,7 @@ QString oracleDir()
 
 QStringList oracleFiles()
 {
-    QStringList files;
-    const QDir dir(oracleDir());
-    for (const auto& name : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name))
-        files << dir.filePath(name);
-    return files;
+    return jsonFilesIn(oracleDir());
 }
 
 /// The oracle README's categories, told apart by the generators' file-name prefixes.
@@ -65,17 +61,6 @@ const BudgetSession& budgetSession(const QString& path)
         slot = std::make_unique<BudgetSession>(loadedOnce(path), options, BudgetOptions {});
     }
     return *slot;
-}
-
-/// Rows run and rows passed per "category/recording kind", printed at the end.
-struct Tally {
-    int run = 0;
-    int passed = 0;
-};
-std::map<QString, Tally>& tallies()
-{
-    static std::map<QString, Tally> t;
-    return t;
 }
 
 QString recordingKind(const QString& recorded)
@@ -181,11 +166,7 @@ private slots:
         ++tally.passed;
     }
 
-    void cleanupTestCase()
-    {
-        for (const auto& [key, t] : tallies())
-            qInfo("%s: %d of %d identical to PyTorch 2.14.1", qPrintable(key), t.passed, t.run);
-    }
+    void cleanupTestCase() { printTallies(); }
 };
 
 QTEST_GUILESS_MAIN(TestConformanceTorch2)

@@ -36,11 +36,7 @@ QString dataDir()
 
 QStringList dataFiles()
 {
-    QStringList files;
-    const QDir dir(dataDir());
-    for (const auto& name : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name))
-        files << dir.filePath(name);
-    return files;
+    return jsonFilesIn(dataDir());
 }
 
 /// make_graphs.py's categories, told apart by the file-name prefixes.
@@ -98,16 +94,6 @@ const BudgetSession& budgetSession(const QString& path, const BudgetOptions& bud
         slot = std::make_unique<BudgetSession>(loadedOnce(path), options, budgetOptions);
     }
     return *slot;
-}
-
-struct Tally {
-    int run = 0;
-    int passed = 0;
-};
-std::map<QString, Tally>& tallies()
-{
-    static std::map<QString, Tally> t;
-    return t;
 }
 
 } // namespace
@@ -211,11 +197,7 @@ private slots:
         ++tally.passed;
     }
 
-    void cleanupTestCase()
-    {
-        for (const auto& [key, t] : tallies())
-            qInfo("%s: %d of %d identical to PyTorch 2.14.1", qPrintable(key), t.passed, t.run);
-    }
+    void cleanupTestCase() { printTallies(); }
 };
 
 QTEST_GUILESS_MAIN(TestConformanceTorch2Extra)
