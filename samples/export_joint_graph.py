@@ -247,11 +247,21 @@ def _dtype_name(dtype):
     return str(dtype).replace("torch.", "")
 
 
+def _hint(d):
+    """A size as an int: a symbolic size (torch.compile(dynamic=True)) by its example value."""
+    node = getattr(d, "node", None)
+    return int(node.hint) if node is not None and getattr(node, "hint", None) is not None else int(d)
+
+
 def _value_meta(v):
-    """TensorMeta dict for a tensor, a list for tuples/lists, None otherwise."""
+    """TensorMeta dict for a tensor (symbolic sizes by their example values), a list for
+    tuples/lists, {"sym": expr, "hint": example} for a SymInt/SymFloat/SymBool, None otherwise."""
     if isinstance(v, torch.Tensor):
-        return {"shape": list(v.shape), "dtype": _dtype_name(v.dtype), "stride": list(v.stride()),
-                "device": str(v.device)}
+        return {"shape": [_hint(d) for d in v.shape], "dtype": _dtype_name(v.dtype),
+                "stride": [_hint(d) for d in v.stride()], "device": str(v.device)}
+    if not IS_TORCH_1 and isinstance(v, (torch.SymInt, torch.SymFloat, torch.SymBool)):
+        hint = v.node.hint
+        return {"sym": str(v.node.expr), "hint": hint if isinstance(hint, (bool, int, float)) else None}
     if isinstance(v, (list, tuple)):
         return [_value_meta(x) if isinstance(x, torch.Tensor) else None for x in v]
     return None
@@ -312,9 +322,14 @@ def _node_val(node, values):
     rec = values.get(node.name)
     if tm is not None and hasattr(tm, "shape"):
         device = rec["device"] if isinstance(rec, dict) else "cpu"
-        return {"shape": list(tm.shape), "dtype": _dtype_name(tm.dtype), "stride": list(tm.stride),
-                "device": device}
+        out = {"shape": [_hint(d) for d in tm.shape], "dtype": _dtype_name(tm.dtype),
+               "stride": [_hint(d) for d in tm.stride], "device": device}
+        if isinstance(rec, dict) and "free_symbols" in rec:
+            out["free_symbols"] = rec["free_symbols"]
+        return out
     if node.op == "call_function" and isinstance(rec, list):
+        return rec
+    if isinstance(rec, dict) and "sym" in rec:     # torch 2.x dynamic shapes: a symbolic value
         return rec
     return None
 
@@ -410,7 +425,7 @@ def _caused_by(exc, kind):
     return False
 
 
-def _capture_2x(model_or_fn, inputs, decompositions=None, fake_tensors=True):   # 2.x always traces fake
+def _capture_2x(model_or_fn, inputs, decompositions=None, fake_tensors=True, dynamic=False):   # 2.x always traces fake
     from functorch.compile import nop
     from torch._dynamo.backends.common import aot_autograd
     from torch._guards import TracingContext
@@ -432,7 +447,7 @@ def _capture_2x(model_or_fn, inputs, decompositions=None, fake_tensors=True):   
     backend = aot_autograd(fw_compiler=nop, bw_compiler=nop, partition_fn=partition_fn,
                            decompositions=decompositions)
     torch._dynamo.reset()
-    compiled = torch.compile(model_or_fn, backend=backend, dynamic=False, fullgraph=True)
+    compiled = torch.compile(model_or_fn, backend=backend, dynamic=dynamic, fullgraph=True)
     try:
         compiled(*inputs)
     except Exception as e:  # noqa: BLE001  (dynamo wraps _Captured in BackendCompilerFailed)
@@ -444,12 +459,38 @@ def _capture_2x(model_or_fn, inputs, decompositions=None, fake_tensors=True):   
         raise RuntimeError("no joint graph was traced: does any input or parameter require grad?")
     joint, kwargs = box["joint"], box["kwargs"]
     values = {n.name: _value_meta(n.meta["val"]) for n in joint.graph.nodes
-              if isinstance(n.meta.get("val"), (torch.Tensor, list, tuple))}
+              if isinstance(n.meta.get("val"), (torch.Tensor, list, tuple) + _SYM_TYPES)}
+    _add_symbols(joint.graph, values)
     return {"joint": joint, "joint_inputs": box["joint_inputs"], "values": values,
             "num_fwd_outputs": kwargs["num_fwd_outputs"],
             "static_lifetime_input_indices": kwargs.get("static_lifetime_input_indices"),
             "partition_kwargs": kwargs, "tracing_context": box["tracing_context"],
             "producer": f"torch {TORCH_VERSION} torch.compile aot_autograd"}
+
+
+def _add_symbols(graph, values):
+    """Dynamic shapes: what 2.x's _extract_fwd_bwd_modules reads to bind the symbols the backward
+    needs.  Every value with symbolic sizes gets "free_symbols" (its symbols, with and without the
+    shape environment's replacements, sorted by name); a SymInt that binds a symbol (a placeholder
+    whose expression is a plain symbol) gets "binds"."""
+    from torch._functorch.partitioners import _free_symbols_without_replacements
+    from torch.fx.experimental.symbolic_shapes import free_symbols, is_symbol_binding_fx_node
+
+    def names(val):
+        return sorted(s.name for s in _free_symbols_without_replacements(val) | free_symbols(val))
+
+    for n in graph.nodes:
+        val, rec = n.meta.get("val"), values.get(n.name)
+        if isinstance(rec, dict):
+            if names(val):
+                rec["free_symbols"] = names(val)
+            if isinstance(val, _SYM_TYPES):
+                symbol = is_symbol_binding_fx_node(n)
+                rec["binds"] = symbol.name if symbol is not None else None
+        elif isinstance(rec, list):
+            for v, r in zip(val, rec):
+                if isinstance(r, dict) and names(v):
+                    r["free_symbols"] = names(v)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -763,11 +804,16 @@ def _debian_package():
 # ---------------------------------------------------------------------------------------------
 # Public entry point
 # ---------------------------------------------------------------------------------------------
-def capture_joint_graph(model_or_fn, example_inputs, decompositions=None, fake_tensors=False):
-    """Trace one training step; returns the capture dict (joint GraphModule and its context)."""
+def capture_joint_graph(model_or_fn, example_inputs, decompositions=None, fake_tensors=False, dynamic=False):
+    """Trace one training step; returns the capture dict (joint GraphModule and its context).
+    dynamic (torch 2.x only): torch.compile's dynamic= (True: symbolic sizes, SymInt nodes; None:
+    only the dims marked with torch._dynamo.mark_dynamic)."""
     inputs = _as_tuple(example_inputs)
-    capture = _capture_113 if IS_TORCH_1 else _capture_2x
-    return capture(model_or_fn, inputs, decompositions, fake_tensors)
+    if IS_TORCH_1:
+        if dynamic:
+            raise ValueError("dynamic shapes need torch 2.x")
+        return _capture_113(model_or_fn, inputs, decompositions, fake_tensors)
+    return _capture_2x(model_or_fn, inputs, decompositions, fake_tensors, dynamic)
 
 
 def build_document(cap, name, description="", reference=True, recipe=None):
@@ -800,7 +846,7 @@ def write_document(doc, path):
 
 
 def export_joint_graph(model_or_fn, example_inputs, path, name=None, description="", reference=True,
-                       copy_module=True, decompositions=None, fake_tensors=False, recipe=None):
+                       copy_module=True, decompositions=None, fake_tensors=False, recipe=None, dynamic=False):
     """Write the joint graph of one training step of model_or_fn(*example_inputs) to path.
 
     model_or_fn: an nn.Module (parameters and buffers become the first primals, their positions go
@@ -818,7 +864,7 @@ def export_joint_graph(model_or_fn, example_inputs, path, name=None, description
             getattr(model_or_fn, "__name__", "model")
     if copy_module and isinstance(model_or_fn, torch.nn.Module):
         model_or_fn = copy.deepcopy(model_or_fn)
-    cap = capture_joint_graph(model_or_fn, example_inputs, decompositions, fake_tensors)
+    cap = capture_joint_graph(model_or_fn, example_inputs, decompositions, fake_tensors, dynamic)
     doc = build_document(cap, name, description, reference, recipe)
     write_document(doc, path)
     return doc

@@ -16,6 +16,8 @@ std::int64_t partitionerSizeOf(const Node& node, RuleSet rules)
                         + std::string(dtypeName(t.dtype)) + " (its _size_of raises NotImplementedError)");
         return t.bytes();
     }
+    if (node.valueKind == ValueKind::Symbolic)
+        return 1; // 2.14's _size_of of a SymInt/SymFloat/SymBool
     return valueBytes(node);
 }
 

@@ -25,8 +25,9 @@ enum class CheckpointPolicy : std::int8_t {
 
 enum class PartitionerTag : std::uint8_t { None, IsForward, IsBackward, MustBeInForward, MustBeInBackward };
 
-/// What the value of a node is: the format's `val` (TensorMeta, list, or null).
-enum class ValueKind : std::uint8_t { None, Tensor, TensorList };
+/// What the value of a node is: the format's `val` (TensorMeta, list, null, or a torch 2.x
+/// SymInt/SymFloat/SymBool `{"sym": expr, "hint": example}` under dynamic shapes).
+enum class ValueKind : std::uint8_t { None, Tensor, TensorList, Symbolic };
 
 using OpId = std::uint32_t;
 
@@ -53,6 +54,12 @@ struct Node {
     NodeMeta meta;
     std::vector<NodeId> inputs; // distinct nodes referenced by args/kwargs, first-use order
     std::vector<NodeId> users;  // distinct consumers in graph order
+    /// Dynamic shapes: the symbols of the value's sizes (or of a symbolic value), sorted by name;
+    /// for a symbolic value, its expression, and the symbol it binds (a SymInt placeholder).
+    std::vector<std::string> freeSymbols;
+    std::string symbolicExpr;
+    std::string bindsSymbol;
+    bool symbolicFloat = false; ///< a SymFloat (2.14's sym_node_size: 4, else 1)
 
     /// Has `tensor_meta` in torch 1.13: a single-tensor value.
     bool hasTensorMeta() const { return valueKind == ValueKind::Tensor; }

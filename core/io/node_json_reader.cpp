@@ -4,6 +4,7 @@
 #include "graph/checkpoint_policy.h"
 #include "graph/error.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace remat {
@@ -225,8 +226,13 @@ void NodeJsonReader::readValue(value v, Node& node) const
     case element_type::NULL_VALUE:
         return;
     case element_type::OBJECT:
+        if (const auto sym = simdjson::dom::object(v)["sym"]; !sym.error()) {
+            readSymbolic(v, node, path);
+            return;
+        }
         node.valueKind = ValueKind::Tensor;
         node.values.emplace_back(readTensorMeta(v, path));
+        readFreeSymbols(v, node, path);
         return;
     case element_type::ARRAY: {
         node.valueKind = ValueKind::TensorList;
@@ -234,8 +240,10 @@ void NodeJsonReader::readValue(value v, Node& node) const
         for (const value e : simdjson::dom::array(v)) {
             if (e.is_null())
                 node.values.emplace_back(std::nullopt);
-            else
+            else {
                 node.values.emplace_back(readTensorMeta(e, path.element(i)));
+                readFreeSymbols(e, node, path.element(i));
+            }
             ++i;
         }
         return;
@@ -243,6 +251,47 @@ void NodeJsonReader::readValue(value v, Node& node) const
     default:
         fail(path, "expected a TensorMeta object, a list of them, or null");
     }
+}
+
+void NodeJsonReader::readSymbolic(value v, Node& node, const Path& path) const
+{
+    node.valueKind = ValueKind::Symbolic;
+    for (const auto field : object(v)) {
+        const std::string_view key = field.key;
+        const value f = field.value;
+        if (key == "sym") {
+            if (f.type() != element_type::STRING)
+                fail(path.member("sym"), "expected the symbolic expression as a string");
+            node.symbolicExpr = std::string(f.get_string().value_unsafe());
+        } else if (key == "hint") {
+            node.symbolicFloat = f.type() == element_type::DOUBLE;
+        } else if (key == "binds") {
+            if (f.type() == element_type::STRING)
+                node.bindsSymbol = std::string(f.get_string().value_unsafe());
+            else if (!f.is_null())
+                fail(path.member("binds"), "expected a symbol name or null");
+        }
+    }
+    readFreeSymbols(v, node, path);
+}
+
+void NodeJsonReader::readFreeSymbols(value v, Node& node, const Path& path) const
+{
+    const auto list = simdjson::dom::object(v)["free_symbols"];
+    if (list.error())
+        return;
+    if (list.type() != element_type::ARRAY)
+        fail(path.member("free_symbols"), "expected a list of symbol names");
+    std::size_t i = 0;
+    for (const value s : simdjson::dom::array(list.value_unsafe())) {
+        if (s.type() != element_type::STRING)
+            fail(path.member("free_symbols").element(i), "expected a symbol name");
+        node.freeSymbols.emplace_back(s.get_string().value_unsafe());
+        ++i;
+    }
+    std::sort(node.freeSymbols.begin(), node.freeSymbols.end());
+    node.freeSymbols.erase(
+        std::unique(node.freeSymbols.begin(), node.freeSymbols.end()), node.freeSymbols.end());
 }
 
 TensorMeta NodeJsonReader::readTensorMeta(value v, const Path& path) const

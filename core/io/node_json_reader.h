@@ -40,6 +40,8 @@ private:
     Arg objectArg(simdjson::dom::object object, const Path& path);
     void readValue(simdjson::dom::element value, Node& node) const;
     TensorMeta readTensorMeta(simdjson::dom::element value, const Path& path) const;
+    void readSymbolic(simdjson::dom::element value, Node& node, const Path& path) const;
+    void readFreeSymbols(simdjson::dom::element value, Node& node, const Path& path) const;
     std::vector<std::int64_t> readDims(simdjson::dom::element value, const Path& path, bool isShape) const;
     void readMeta(simdjson::dom::object meta, NodeMeta& out) const;
     CheckpointPolicy readPolicy(simdjson::dom::element value) const;

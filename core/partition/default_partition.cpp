@@ -94,6 +94,10 @@ void defaultPartitionNewest(const JointGraph& graph, const OpCategories& ops, Pa
         if (info.packet == "aten._assert_scalar" || info.packet.starts_with("profiler._record_function"))
             continue; // safe to run twice
         const auto users = work.users(n);
+        if (node.valueKind == ValueKind::Symbolic) {
+            saved.push_back(n); // 2.14 keeps sym nodes apart; the split drops those the backward never reads
+            continue;
+        }
         const bool multiOutput = !users.empty() && std::all_of(users.begin(), users.end(), [&](NodeId u) {
             return ops.getitem(graph.node(u).target);
         });
@@ -114,10 +118,23 @@ void defaultPartitionNewest(const JointGraph& graph, const OpCategories& ops, Pa
         if (node.op == NodeOp::CallFunction && node.valueKind == ValueKind::None)
             throw Error("default partition: '" + node.name + "' (" + info.target + ") has no tensor value to save");
         bool usedByBackward = false;
-        for (NodeId u : users)
-            usedByBackward = usedByBackward || !inForward[static_cast<std::size_t>(u)];
+        bool onlySizesInBackward = true;
+        for (NodeId u : users) {
+            if (!inForward[static_cast<std::size_t>(u)]) {
+                usedByBackward = true;
+                onlySizesInBackward = onlySizesInBackward && graph.node(u).valueKind == ValueKind::Symbolic;
+            }
+        }
         if (!usedByBackward)
             continue; // nothing in the backward reads it
+        if (onlySizesInBackward) {
+            // The backward reads only its sizes: 2.14 saves those sym nodes instead of the tensor.
+            for (NodeId u : users) {
+                if (!inForward[static_cast<std::size_t>(u)])
+                    saved.push_back(u);
+            }
+            continue;
+        }
         if (tag != CheckpointPolicy::MustRecompute && tag != CheckpointPolicy::PreferRecompute)
             saved.push_back(n);
     }

@@ -7,6 +7,8 @@
 #include "partition/extraction.h"
 
 #include <algorithm>
+#include <set>
+#include <string>
 #include <utility>
 
 namespace remat {
@@ -43,6 +45,11 @@ ForwardBackwardSplitter::ForwardBackwardSplitter(
             m_notInForward[i] = mustBeInBackward(graph, ops, n);
             m_notInBackward[i] = mustBeInForward(graph, ops, n);
         }
+        if (joint.node(n).valueKind == ValueKind::Symbolic) {
+            m_hasSymbolic = true;
+            if (const auto& symbol = joint.node(n).bindsSymbol; !symbol.empty())
+                m_symbolBindings.try_emplace(symbol, n); // the first binding, as find_symbol_binding_fx_nodes
+        }
         if (newest ? (isPrimalNewest(joint, n) || isFwdSeedOffset(joint, n)) : isPrimal113(joint, n))
             m_primals.push_back(n);
         else if (isTangent(joint, n) || (newest && isBwdSeedOffset(joint, n))) {
@@ -59,9 +66,49 @@ ForwardBackwardSplitter::ForwardBackwardSplitter(
     m_forward->availability(m_primals, m_forwardAvailable);
 }
 
+void ForwardBackwardSplitter::bindSymbols(
+    std::vector<NodeId>& savedSym, const std::vector<NodeId>& saved) const
+{
+    // Dynamic shapes: the backward must receive a binding (a SymInt placeholder) of every symbol
+    // in the sizes of what it gets; 2.14 adds the missing ones in front of the saved sym nodes.
+    const JointGraph& joint = m_graph.graph();
+    std::vector<NodeId> binding;
+    std::vector<NodeId> derived;
+    std::set<std::string> bound;
+    for (NodeId n : savedSym) {
+        const std::string& symbol = joint.node(n).bindsSymbol;
+        (symbol.empty() ? derived : binding).push_back(n);
+        if (!symbol.empty())
+            bound.insert(symbol);
+    }
+    std::vector<NodeId> needing = derived;
+    needing.insert(needing.end(), saved.begin(), saved.end());
+    needing.insert(needing.end(), m_tangents.begin(), m_tangents.end());
+    for (NodeId n : needing) {
+        for (const std::string& symbol : joint.node(n).freeSymbols) { // sorted by name, as 2.14
+            if (!bound.insert(symbol).second)
+                continue;
+            if (const auto it = m_symbolBindings.find(symbol); it != m_symbolBindings.end())
+                binding.push_back(it->second);
+        }
+    }
+    binding.insert(binding.end(), derived.begin(), derived.end());
+    savedSym = std::move(binding);
+}
+
 void ForwardBackwardSplitter::split(std::vector<NodeId> saved, PartitionResult& result) const
 {
     const auto isTangentInput = [&](NodeId n) { return m_isTangent[static_cast<std::size_t>(n)] != 0; };
+    // Symbolic values go to the backward beside the tensors, not through save_for_backward.
+    std::vector<NodeId> savedSym;
+    if (m_hasSymbolic) {
+        for (NodeId n : saved) {
+            if (m_graph.graph().node(n).valueKind == ValueKind::Symbolic)
+                savedSym.push_back(n);
+        }
+        std::erase_if(
+            saved, [&](NodeId n) { return m_graph.graph().node(n).valueKind == ValueKind::Symbolic; });
+    }
     // Buffers reused by each thread: a memory-budget sweep splits thousands of saved sets.
     thread_local std::vector<std::uint8_t> bwAvailable;
     thread_local ExtractedGraph bw;
@@ -70,7 +117,8 @@ void ForwardBackwardSplitter::split(std::vector<NodeId> saved, PartitionResult& 
     // The backward first: saved values it never reads are not worth saving. Dropping them leaves
     // the rest of the backward as it was (nothing kept used them), so only the forward, whose
     // outputs they were, is extracted after the pruning.
-    std::vector<NodeId> bwInputs = saved;
+    std::vector<NodeId> bwInputs = savedSym;
+    bwInputs.insert(bwInputs.end(), saved.begin(), saved.end());
     bwInputs.insert(bwInputs.end(), m_tangents.begin(), m_tangents.end());
     m_backward->availability(bwInputs, bwAvailable);
     m_backward->extract(bwAvailable, bwInputs, m_graph.bwdOutputs(), bw);
@@ -82,15 +130,27 @@ void ForwardBackwardSplitter::split(std::vector<NodeId> saved, PartitionResult& 
         // Unused saved values are now the saved values the backward does not contain.
         const auto isUnusedSaved = [&](NodeId n) { return !bw.has(n) && !isTangentInput(n); };
         std::erase_if(saved, isUnusedSaved);
+        std::erase_if(savedSym, isUnusedSaved);
         std::erase_if(bw.nodes, isUnusedSaved);
+    }
+    if (m_hasSymbolic) {
+        // The bindings are backward inputs even when nothing reads them: extract again, as 2.14.
+        bindSymbols(savedSym, saved);
+        bwInputs = savedSym;
+        bwInputs.insert(bwInputs.end(), saved.begin(), saved.end());
+        bwInputs.insert(bwInputs.end(), m_tangents.begin(), m_tangents.end());
+        m_backward->availability(bwInputs, bwAvailable);
+        m_backward->extract(bwAvailable, bwInputs, m_graph.bwdOutputs(), bw);
     }
     if (m_autogradOrder)
         keepWhatAutogradOrderReaches(bw, bwInputs);
     std::vector<NodeId> fwOutputs(m_graph.fwdOutputs().begin(), m_graph.fwdOutputs().end());
     fwOutputs.insert(fwOutputs.end(), saved.begin(), saved.end());
+    fwOutputs.insert(fwOutputs.end(), savedSym.begin(), savedSym.end());
     m_forward->extract(m_forwardAvailable, m_primals, fwOutputs, fw);
 
     result.savedValues = std::move(saved);
+    result.savedSymNodes = std::move(savedSym);
     result.fwNodes = fw.nodes;
     result.bwNodes = bw.nodes;
     result.recomputed.clear();

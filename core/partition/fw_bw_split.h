@@ -6,7 +6,9 @@
 #include "partition/partition_result.h"
 #include "partition/work_graph.h"
 
+#include <map>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace remat {
@@ -28,6 +30,7 @@ public:
 
 private:
     void keepWhatAutogradOrderReaches(ExtractedGraph& bw, std::span<const NodeId> bwInputs) const;
+    void bindSymbols(std::vector<NodeId>& savedSym, const std::vector<NodeId>& saved) const;
 
     const WorkGraph& m_graph;
     std::vector<NodeId> m_primals;  ///< forward inputs
@@ -42,6 +45,8 @@ private:
     std::vector<char> m_notInBackward;
     bool m_placementRules = false;
     bool m_autogradOrder = false;
+    bool m_hasSymbolic = false; ///< dynamic shapes: saved sym nodes and symbol bindings
+    std::map<std::string, NodeId> m_symbolBindings; ///< symbol -> its first binding SymInt
     std::unique_ptr<Extractor> m_forward;
     std::unique_ptr<Extractor> m_backward;
 };

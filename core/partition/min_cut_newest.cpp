@@ -109,6 +109,8 @@ public:
     std::int64_t weight(NodeId n) const
     {
         const Node& node = m_joint.node(n);
+        if (node.valueKind == ValueKind::Symbolic)
+            return node.symbolicFloat ? 4 : 1; // 2.14's sym_node_size: saving a SymInt is nearly free
         if (node.valueKind != ValueKind::Tensor)
             return PartitionResult::kInfiniteWeight; // non-tensors and tuples cannot be saved
         if (m_p.config.treatParametersAsFreeToSave && m_p.staticLifetime[static_cast<std::size_t>(n)])

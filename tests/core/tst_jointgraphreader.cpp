@@ -82,6 +82,34 @@ private slots:
         QCOMPARE(g.recordedTorchVersion(), std::string("1.13.0a0"));
     }
 
+    void readsSymbolicValues()
+    {
+        // torch.compile(dynamic=True): a SymInt placeholder, and sizes by their example values.
+        const QByteArray text
+            = valid("\"val\":{\"shape\":[8,8],\"dtype\":\"float32\",\"stride\":[8,1],\"device\":\"cpu\"},"
+                    "\"meta\":{}},\n  {\"name\":\"primals_2\"",
+                "\"val\":{\"sym\":\"s0\",\"hint\":8,\"free_symbols\":[\"s0\"],\"binds\":\"s0\"},\"meta\":{}},"
+                "\n  {\"name\":\"primals_2\"")
+                  .replace(
+                      "\"name\":\"cos\",\"op\":\"call_function\",\"target\":\"aten.cos.default\",\"args\":[{"
+                      "\"node\":\"primals_1\"}],\"kwargs\":{},\n   "
+                      "\"val\":{\"shape\":[8,8],\"dtype\":\"float32\",\"stride\":[8,1],\"device\":\"cpu\"}",
+                      "\"name\":\"cos\",\"op\":\"call_function\",\"target\":\"aten.cos.default\",\"args\":[{"
+                      "\"node\":\"primals_2\"}],\"kwargs\":{},\n   "
+                      "\"val\":{\"shape\":[8,8],\"dtype\":\"float32\",\"stride\":[8,1],\"device\":\"cpu\","
+                      "\"free_symbols\":[\"s1\",\"s0\"]}");
+        const JointGraph g = readJointGraphText(text.toStdString(), "tiny.json");
+        const Node& sym = g.node(g.find("primals_1"));
+        QCOMPARE(sym.valueKind, ValueKind::Symbolic);
+        QCOMPARE(sym.symbolicExpr, std::string("s0"));
+        QCOMPARE(sym.bindsSymbol, std::string("s0"));
+        QVERIFY(!sym.symbolicFloat);
+        QCOMPARE(sym.freeSymbols, std::vector<std::string> {"s0"});
+        const Node& cos = g.node(g.find("cos"));
+        QCOMPARE(cos.valueKind, ValueKind::Tensor);
+        QCOMPARE(cos.freeSymbols, (std::vector<std::string> {"s0", "s1"})); // sorted
+    }
+
     void rejectsBadInput_data()
     {
         QTest::addColumn<QByteArray>("text");
@@ -120,6 +148,12 @@ private slots:
         QTest::addRow("args not a list") << valid("\"args\":[{\"node\":\"primals_1\"}]", "\"args\":{\"node\":\"primals_1\"}")
                                          << "node 'cos': args: expected a list";
         QTest::addRow("bad recompute tag") << valid("\"MUST_SAVE\"", "\"SAVE_PLEASE\"") << "node 'mul': meta.recompute: expected";
+        QTest::addRow("sym not a string")
+            << valid("\"val\":{\"shape\":[8,8]", "\"val\":{\"sym\":7,\"shape\":[8,8]")
+            << "node 'primals_1': val.sym: expected the symbolic expression as a string";
+        QTest::addRow("bad free_symbols")
+            << valid("\"val\":{\"shape\":[8,8]", "\"val\":{\"free_symbols\":[1],\"shape\":[8,8]")
+            << "node 'primals_1': val.free_symbols[0]: expected a symbol name";
         QTest::addRow("bad output args") << valid("\"args\":[[{\"node\":\"mul\"},null,{\"node\":\"mul_1\"}]]", "\"args\":[{\"node\":\"mul\"}]")
                                          << "the output node's args must be [[outputs...]]";
     }

@@ -72,6 +72,8 @@ QString valueSummary(const Node& node)
             parts << (v ? one(*v) : QStringLiteral("–"));
         return QStringLiteral("%1 values: ").arg(node.values.size()) + parts.join(QLatin1String(", "));
     }
+    case ValueKind::Symbolic:
+        return QStringLiteral("Sym(%1)").arg(QString::fromStdString(node.symbolicExpr));
     }
     return {};
 }
