@@ -81,9 +81,12 @@ Side makeSide(const PlanRunner& runner, const PlanSpec& spec)
         break;
     case PlanSpec::Kind::Recorded:
     case PlanSpec::Kind::RecordedBudget: {
-        side.result = recordedPlanResult(runner, spec.request.options, spec.budget);
+        // With --solver or --estimator, only a record made that way will do (memory_budget_<b>_greedy).
+        const std::string variant
+            = spec.budget ? budgetRecordVariant(spec.request.budgetOptions) : std::string();
+        side.result = recordedPlanResult(runner, spec.request.options, spec.budget, variant);
         side.label = "PyTorch " + graph.recordedTorchVersion() + "'s recorded "
-            + *recordedKey(graph, spec.request.options, spec.budget);
+            + *recordedKey(graph, spec.request.options, spec.budget, variant);
         break;
     }
     case PlanSpec::Kind::Computed: {

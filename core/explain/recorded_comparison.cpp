@@ -26,10 +26,10 @@ std::vector<std::string> namesOf(const JointGraph& graph, const std::vector<Node
 
 } // namespace
 
-std::optional<RecordedComparison> compareWithRecorded(
-    const JointGraph& graph, const PartitionResult& result, std::optional<double> budget)
+std::optional<RecordedComparison> compareWithRecorded(const JointGraph& graph, const PartitionResult& result,
+    std::optional<double> budget, std::string_view budgetVariant)
 {
-    const auto plan = findRecordedPlan(graph, result.options, budget);
+    const auto plan = findRecordedPlan(graph, result.options, budget, budgetVariant);
     if (!plan)
         return std::nullopt;
     RecordedComparison comparison {*plan, {}, {}, {}};

@@ -25,8 +25,8 @@ struct RecordedComparison {
 /// Compares with the recording findRecordedPlan picks for the plan's options (and `budget` for a
 /// memory-budget plan); nullopt when the file records none for them (missingRecordedPlanMessage
 /// says why). Never falls back to a recording made another way.
-std::optional<RecordedComparison> compareWithRecorded(
-    const JointGraph& graph, const PartitionResult& result, std::optional<double> budget = std::nullopt);
+std::optional<RecordedComparison> compareWithRecorded(const JointGraph& graph, const PartitionResult& result,
+    std::optional<double> budget = std::nullopt, std::string_view budgetVariant = {});
 
 /// "identical", or "2 only ours (a, b), 1 only PyTorch's (c), 1 recorded name not in the graph (d)",
 /// naming at most `listed` nodes per part.

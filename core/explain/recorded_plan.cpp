@@ -2,7 +2,10 @@
 #include "explain/recorded_plan.h"
 
 #include "analysis/recording_rules.h"
+#include "budget/budget_planner.h"
+#include "budget/knapsack.h"
 #include "budget/region_budget.h"
+#include "budget/runtime_estimator.h"
 #include "graph/error.h"
 
 #include <charconv>
@@ -20,28 +23,29 @@ RuleSet recordedRules(const JointGraph& graph)
     return rulesOfRecording(graph);
 }
 
-/// The budget a "memory_budget_<b>" record was made under.
-std::optional<double> budgetOfRecord(const std::string& key, const RecordedPartition& recorded)
+/// The budget a "memory_budget_<b>[_<variant>]" record was made under, and its variant ("" for
+/// PyTorch's defaults, else the solver or estimator it was recorded with: "greedy", "testing").
+std::optional<std::pair<double, std::string>> budgetOfRecord(
+    const std::string& key, const RecordedPartition& recorded)
 {
-    if (recorded.memoryBudget)
-        return recorded.memoryBudget;
     if (!key.starts_with(kBudgetPrefix))
         return std::nullopt;
     double value = 0;
     const char* first = key.data() + kBudgetPrefix.size();
     const char* last = key.data() + key.size();
     const auto [end, error] = std::from_chars(first, last, value);
-    if (error != std::errc {} || end != last)
+    if (error != std::errc {} || (end != last && *end != '_'))
         return std::nullopt;
-    return value;
+    std::string variant = end == last ? std::string() : std::string(end + 1, last);
+    return std::pair {recorded.memoryBudget.value_or(value), std::move(variant)};
 }
 
-/// As the exporter names it: Python's f"{b:g}" ("0", "0.25").
-std::string budgetKeyName(double budget)
+/// As the exporter names it: Python's f"{b:g}" ("0", "0.25"), then "_<variant>" if any.
+std::string budgetKeyName(double budget, std::string_view variant)
 {
     char text[32];
     std::snprintf(text, sizeof text, "%g", budget);
-    return std::string(kBudgetPrefix) + text;
+    return std::string(kBudgetPrefix) + text + (variant.empty() ? "" : "_" + std::string(variant));
 }
 
 bool rulesMatch(const JointGraph& graph, const PartitionOptions& options, std::optional<double> budget)
@@ -52,18 +56,31 @@ bool rulesMatch(const JointGraph& graph, const PartitionOptions& options, std::o
 
 } // namespace
 
-std::optional<std::string> recordedKey(
-    const JointGraph& graph, const PartitionOptions& options, std::optional<double> budget)
+std::string budgetRecordVariant(const BudgetOptions& options)
+{
+    const bool defaultSolver = options.solver == KnapsackSolver::Dp;
+    const bool defaultEstimator = options.estimator == RuntimeEstimatorKind::Flops;
+    if (defaultSolver && defaultEstimator)
+        return {};
+    if (defaultEstimator)
+        return std::string(solverName(options.solver));
+    if (defaultSolver)
+        return std::string(estimatorName(options.estimator));
+    return std::string(solverName(options.solver)) + "_" + std::string(estimatorName(options.estimator));
+}
+
+std::optional<std::string> recordedKey(const JointGraph& graph, const PartitionOptions& options,
+    std::optional<double> budget, std::string_view budgetVariant)
 {
     if (!rulesMatch(graph, options, budget))
         return std::nullopt;
     if (budget) {
         for (const auto& [key, recorded] : graph.recorded()) {
-            const auto value = budgetOfRecord(key, recorded);
-            if (value && std::abs(*value - *budget) < 1e-12)
+            const auto record = budgetOfRecord(key, recorded);
+            if (record && std::abs(record->first - *budget) < 1e-12 && record->second == budgetVariant)
                 return key;
         }
-        return budgetKeyName(*budget);
+        return budgetKeyName(*budget, budgetVariant);
     }
     if (options.partitioner == PartitionerKind::Default)
         return "default";
@@ -72,10 +89,10 @@ std::optional<std::string> recordedKey(
     return "min_cut";
 }
 
-std::optional<RecordedPlan> findRecordedPlan(
-    const JointGraph& graph, const PartitionOptions& options, std::optional<double> budget)
+std::optional<RecordedPlan> findRecordedPlan(const JointGraph& graph, const PartitionOptions& options,
+    std::optional<double> budget, std::string_view budgetVariant)
 {
-    const auto key = recordedKey(graph, options, budget);
+    const auto key = recordedKey(graph, options, budget, budgetVariant);
     if (!key)
         return std::nullopt;
     const RecordedPartition* recorded = graph.recordedPartition(*key);
@@ -84,8 +101,8 @@ std::optional<RecordedPlan> findRecordedPlan(
     return RecordedPlan {*key, recorded};
 }
 
-std::string missingRecordedPlanMessage(
-    const JointGraph& graph, const PartitionOptions& options, std::optional<double> budget)
+std::string missingRecordedPlanMessage(const JointGraph& graph, const PartitionOptions& options,
+    std::optional<double> budget, std::string_view budgetVariant)
 {
     const std::string& file = graph.filePath();
     if (graph.recorded().empty())
@@ -102,17 +119,17 @@ std::string missingRecordedPlanMessage(
     std::string known;
     for (const auto& [key, recorded] : graph.recorded())
         known += (known.empty() ? "" : ", ") + key;
-    return file + ": no recorded PyTorch decision \"" + *recordedKey(graph, options, budget)
+    return file + ": no recorded PyTorch decision \"" + *recordedKey(graph, options, budget, budgetVariant)
         + "\" (the file has: " + known + ")";
 }
 
-PartitionResult recordedPlanResult(
-    const PlanRunner& runner, const PartitionOptions& options, std::optional<double> budget)
+PartitionResult recordedPlanResult(const PlanRunner& runner, const PartitionOptions& options,
+    std::optional<double> budget, std::string_view budgetVariant)
 {
     const JointGraph& graph = runner.graph();
-    const auto plan = findRecordedPlan(graph, options, budget);
+    const auto plan = findRecordedPlan(graph, options, budget, budgetVariant);
     if (!plan)
-        throw Error(missingRecordedPlanMessage(graph, options, budget));
+        throw Error(missingRecordedPlanMessage(graph, options, budget, budgetVariant));
     const std::string source = graph.filePath() + ": reference." + plan->key;
     std::vector<NodeId> saved;
     for (std::size_t i = 0; i < plan->recorded->savedValues.size(); ++i) {

@@ -2,6 +2,7 @@
 // The one comparison with PyTorch's recorded decision (core/explain/recorded_comparison.h): which
 // recording it picks (rules, op list, budget by value, never another one), and the "differs" path:
 // nodes only ours, only PyTorch's, and recorded names the graph does not have.
+#include "budget/budget_planner.h"
 #include "explain/recorded_comparison.h"
 #include "graph/error.h"
 #include "io/file_text.h"
@@ -104,13 +105,28 @@ private Q_SLOTS:
         const JointGraph graph = cosCos("2.14.1+debian",
             R"("memory_budget_0":{"saved_values":["primals_1"]},)"
             R"("memory_budget_0.25":{"saved_values":["cos"]},)"
-            R"("memory_budget_1e-05":{"saved_values":["cos"]},)");
+            R"("memory_budget_1e-05":{"saved_values":["cos"]},)"
+            R"("memory_budget_0.25_greedy":{"saved_values":["primals_1"]},)");
         const PartitionOptions options = rules(RuleSet::Torch214);
         QCOMPARE(recordedKey(graph, options, 0.0), std::optional<std::string>("memory_budget_0"));
         QCOMPARE(recordedKey(graph, options, 0.25), std::optional<std::string>("memory_budget_0.25"));
         QCOMPARE(recordedKey(graph, options, 0.00001), std::optional<std::string>("memory_budget_1e-05"));
         QVERIFY(!findRecordedPlan(graph, options, 0.5).has_value());
         QVERIFY(QString::fromStdString(missingRecordedPlanMessage(graph, options, 0.5)).contains("memory_budget_0.5"));
+
+        // Another solver or estimator matches only a record made with it, never PyTorch's default one.
+        BudgetOptions greedy;
+        greedy.solver = KnapsackSolver::Greedy;
+        QCOMPARE(budgetRecordVariant(greedy), std::string("greedy"));
+        QCOMPARE(recordedKey(graph, options, 0.25, "greedy"),
+            std::optional<std::string>("memory_budget_0.25_greedy"));
+        QVERIFY(!findRecordedPlan(graph, options, 0.0, "greedy").has_value());
+        QVERIFY(QString::fromStdString(missingRecordedPlanMessage(graph, options, 0.0, "greedy"))
+                    .contains("memory_budget_0_greedy"));
+        BudgetOptions testing;
+        testing.estimator = RuntimeEstimatorKind::Testing;
+        QCOMPARE(budgetRecordVariant(testing), std::string("testing"));
+        QCOMPARE(budgetRecordVariant(BudgetOptions {}), std::string());
     }
 };
 

@@ -134,15 +134,15 @@ std::string ourWordsFor(const QString& constraint)
     return {};
 }
 
-struct Tally {
+struct ScenarioTally {
     int run = 0;
     int sameSaved = 0;
     int bothRefused = 0;
     int droppedWhere214Refused = 0;
 };
-Tally& tally()
+ScenarioTally& tally()
 {
-    static Tally t;
+    static ScenarioTally t;
     return t;
 }
 
@@ -295,7 +295,7 @@ private slots:
 
     void cleanupTestCase()
     {
-        const Tally& t = tally();
+        const ScenarioTally& t = tally();
         qInfo("%d scenarios: %d saved sets identical to PyTorch 2.14.1, %d refused by both, "
               "%d planned with tags dropped where 2.14 refuses",
             t.run, t.sameSaved, t.bothRefused, t.droppedWhere214Refused);

@@ -150,7 +150,8 @@ PartitionResult resolveChoice(const PlanRunner& runner, const PlanRequest& curre
         // PyTorch decided on the graph as recorded: the user's tags are what A is compared for.
         PartitionOptions untagged = current.options;
         untagged.tags.clear();
-        return recordedPlanResult(runner, untagged, current.budget);
+        return recordedPlanResult(runner, untagged, current.budget,
+            current.budget ? budgetRecordVariant(current.budgetOptions) : std::string());
     }
     case PlanChoice::Kind::Budget:
         request.budget = choice.budget;

@@ -2,6 +2,7 @@
 #include "model/budget_outcome.h"
 
 #include "budget/region_budget.h"
+#include "explain/recorded_plan.h"
 #include "graph/error.h"
 #include "model/budget_session_cache.h"
 
@@ -49,7 +50,8 @@ PartitionOutcomePtr runBudgetPartition(const LoadedGraphPtr& graph, BudgetSessio
     }
     outcome->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     outcome->budget = budget;
-    describePartition(*outcome, *graph, budget->plan->budget);
+    describePartition(
+        *outcome, *graph, budget->plan->budget, budgetRecordVariant(budgetOptionsFor(settings)));
     return outcome;
 }
 

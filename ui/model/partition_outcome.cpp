@@ -30,7 +30,8 @@ PartitionOutcomePtr runPartition(const LoadedGraph& loaded, const PartitionOptio
     return outcome;
 }
 
-void describePartition(PartitionOutcome& outcome, const LoadedGraph& loaded, std::optional<double> budget)
+void describePartition(PartitionOutcome& outcome, const LoadedGraph& loaded, std::optional<double> budget,
+    std::string_view budgetVariant)
 {
     const JointGraph& graph = loaded.graph;
     const PartitionResult& r = *outcome.result;
@@ -57,7 +58,7 @@ void describePartition(PartitionOutcome& outcome, const LoadedGraph& loaded, std
             flags[i] |= CseMerged;
     }
 
-    const auto comparison = compareWithRecorded(graph, r, budget);
+    const auto comparison = compareWithRecorded(graph, r, budget, budgetVariant);
     if (!comparison)
         return;
     outcome.referenceKey = QString::fromStdString(comparison->plan.key);

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string_view>
 
 namespace remat::ui {
 
@@ -53,8 +54,8 @@ using PartitionOutcomePtr = std::shared_ptr<const PartitionOutcome>;
 
 /// Fills the per-node view of `outcome.result` (flags, bans) and compares it with PyTorch's decision
 /// recorded for the same options (and `budget` for a memory-budget plan), when the file has it.
-void describePartition(
-    PartitionOutcome& outcome, const LoadedGraph& graph, std::optional<double> budget = std::nullopt);
+void describePartition(PartitionOutcome& outcome, const LoadedGraph& graph,
+    std::optional<double> budget = std::nullopt, std::string_view budgetVariant = {});
 
 /// Runs the partitioner and derives the per-node view of its result. Never throws: a failure is
 /// returned in `error` with the core's message.

@@ -306,7 +306,10 @@ void PartitionPanel::onPartitionChanged()
         // Why there is none, without the file's path: "PyTorch's recorded decisions were made without tags…".
         const std::optional<double> budget
             = outcome->budget ? std::optional<double>(outcome->budget->plan->budget) : std::nullopt;
-        std::string why = missingRecordedPlanMessage(graph->graph, outcome->options, budget);
+        const std::string variant = outcome->budget
+            ? budgetRecordVariant(budgetOptionsFor(outcome->budget->settings))
+            : std::string();
+        std::string why = missingRecordedPlanMessage(graph->graph, outcome->options, budget, variant);
         if (why.starts_with(graph->graph.filePath() + ": "))
             why.erase(0, graph->graph.filePath().size() + 2);
         m_reference->setText(
