@@ -51,8 +51,6 @@ std::string_view stageName(BudgetStage stage)
         return "min-cut without fusion heuristics";
     case BudgetStage::Aggressive:
         return "min-cut with the deny-list";
-    case BudgetStage::MustSaveOnly:
-        return "inputs and MUST_SAVE nodes";
     case BudgetStage::Knapsack:
         return "knapsack";
     }
@@ -383,12 +381,6 @@ MinCutSolution BudgetPlanner::solve(const BudgetDecision& decision) const
         return aggressive().moreAggressive;
     case BudgetStage::Aggressive:
         return aggressive().aggressive;
-    case BudgetStage::MustSaveOnly: {
-        std::vector<NodeId> saved = m_prepared->classes().inputs;
-        const auto& mustSave = knapsackInputs().mustSave;
-        saved.insert(saved.end(), mustSave.begin(), mustSave.end());
-        return synthetic(std::move(saved));
-    }
     case BudgetStage::Knapsack: {
         if (auto warm = solveWarm(decision))
             return std::move(*warm);

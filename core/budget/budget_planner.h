@@ -27,7 +27,6 @@ enum class BudgetStage {
     RuntimeOptimal, ///< budget 1 (or nothing to trade): the plain min-cut
     MoreAggressive, ///< the min-cut without the three fusion heuristics fits
     Aggressive, ///< the min-cut with the deny-list fits, or no knapsack candidates are left
-    MustSaveOnly, ///< no longer chosen (2.14 returns the aggressive cut when no candidates are left)
     Knapsack, ///< the knapsack chose which banned nodes to recompute
 };
 std::string_view stageName(BudgetStage stage);

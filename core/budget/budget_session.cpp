@@ -57,7 +57,7 @@ BudgetedPlan BudgetSession::evaluate(const BudgetDecision& decision,
     plan.decision = decision;
     MinCutSolution solution = m_planner.solve(decision);
     const std::vector<NodeId> chosen = solution.saved;
-    const bool synthetic = decision.stage == BudgetStage::KeepInputs || decision.stage == BudgetStage::MustSaveOnly;
+    const bool synthetic = decision.stage == BudgetStage::KeepInputs;
     m_prepared.finish(std::move(solution), plan.result);
     if (synthetic)
         plan.result.cutValue.reset(); // no min-cut ran

@@ -72,7 +72,7 @@ std::string budgetPrefix(const BudgetDecision& budget)
 /// The stages that run no min-cut: they save inputs and what has to stay in the forward only.
 bool noCut(const BudgetDecision* budget)
 {
-    return budget && (budget->stage == BudgetStage::KeepInputs || budget->stage == BudgetStage::MustSaveOnly);
+    return budget && budget->stage == BudgetStage::KeepInputs;
 }
 
 std::string savedReason(const PartitionResult& r, NodeId n, const BudgetDecision* budget)

@@ -7,6 +7,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QStandardPaths>
 #include <QString>
 #include <QTemporaryDir>
@@ -29,14 +30,20 @@ inline QString oraclePath(const char* name)
     return QStringLiteral(REMAT_SHARED_DIR "/oracle/") + QLatin1String(name);
 }
 
+/// A copy of `source` in `dir` (autosave then writes its project file there, not beside the source).
+inline QString copyInto(const QTemporaryDir& dir, const QString& source)
+{
+    const QString target = dir.filePath(QFileInfo(source).fileName());
+    QFile::remove(target);
+    QFile::copy(source, target);
+    QFile::setPermissions(target, QFile::ReadOwner | QFile::WriteOwner);
+    return target;
+}
+
 /// Copies a sample into `dir` and returns the copy's path.
 inline QString copySample(const QTemporaryDir& dir, const char* name)
 {
-    const QString target = dir.filePath(QLatin1String(name));
-    QFile::remove(target);
-    QFile::copy(samplePath(name), target);
-    QFile::setPermissions(target, QFile::ReadOwner | QFile::WriteOwner);
-    return target;
+    return copyInto(dir, samplePath(name));
 }
 
 } // namespace remat::ui::test

@@ -166,8 +166,8 @@ private Q_SLOTS:
         const QString source = QStringLiteral(REMAT_SHARED_DIR "/oracle/torch2/hf_gpt2_train_loss.json");
         QVERIFY2(QFile::exists(source), qPrintable(source + QStringLiteral(" is missing")));
         QTemporaryDir dir;
-        const QString path = dir.filePath(QStringLiteral("hf_gpt2_train_loss.json"));
-        QVERIFY(QFile::copy(source, path));
+        const QString path = test::copyInto(dir, source);
+        QVERIFY(QFile::exists(path));
         {
             MainWindow w;
             w.setInteractive(true); // autosave on, into the temporary folder

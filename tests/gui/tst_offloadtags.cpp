@@ -66,8 +66,8 @@ private Q_SLOTS:
         const QString source = QStringLiteral(REMAT_TEST_DATA_DIR "/offload/offload_conv_bn.json");
         QVERIFY2(QFile::exists(source), qPrintable(source + QStringLiteral(" is missing")));
         QTemporaryDir dir;
-        const QString path = dir.filePath(QStringLiteral("offload_conv_bn.json"));
-        QVERIFY(QFile::copy(source, path));
+        const QString path = test::copyInto(dir, source);
+        QVERIFY(QFile::exists(path));
 
         MainWindow w;
         w.setInteractive(false);

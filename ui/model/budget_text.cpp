@@ -60,8 +60,6 @@ QString budgetStageExplanation(BudgetStage stage)
         return QObject::tr("The min-cut without the three fusion heuristics fits the budget.");
     case BudgetStage::Aggressive:
         return QObject::tr("The min-cut with the deny-list instead of the allow-list fits the budget.");
-    case BudgetStage::MustSaveOnly:
-        return QObject::tr("No knapsack candidates: the inputs and the MUST_SAVE nodes are saved.");
     case BudgetStage::Knapsack:
         return QObject::tr(
             "The knapsack chose which banned nodes to recompute so that the rest fits the budget.");
@@ -90,7 +88,7 @@ QString budgetSummaryHtml(const LoadedGraph& graph, const BudgetOutcome& budget)
     // The ratio PyTorch reports is not what its knapsack limits: say so when they disagree.
     constexpr double kTolerance = 1e-6;
     if (m.memoryRatio && *m.memoryRatio > plan.budget + kTolerance) {
-        const bool unreachable = plan.stage == BudgetStage::KeepInputs || plan.stage == BudgetStage::MustSaveOnly;
+        const bool unreachable = plan.stage == BudgetStage::KeepInputs;
         rows += row(QString(),
             QStringLiteral("<span style='color:#9a6b00'>%1</span>")
                 .arg(unreachable

@@ -56,7 +56,7 @@ QString decisionReason(const LoadedGraph& graph, const PartitionOutcome* outcome
         parts << QObject::tr("Banned from recomputation: %1.").arg(QString::fromStdString(r.banned[static_cast<std::size_t>(ban)].reason));
     // Under a memory budget, two stages run no min-cut, and the knapsack decides some recomputations.
     const BudgetedPlan* budget = outcome->budget ? outcome->budget->plan.get() : nullptr;
-    const bool noCut = budget && (budget->stage == BudgetStage::KeepInputs || budget->stage == BudgetStage::MustSaveOnly);
+    const bool noCut = budget && budget->stage == BudgetStage::KeepInputs;
     const auto& allowed = budget ? budget->decision.recomputable : std::vector<NodeId> {};
     const bool knapsackAllowed = std::find(allowed.begin(), allowed.end(), n) != allowed.end();
     if (f & Saved) {
