@@ -2,6 +2,7 @@
 # Builds the libFuzzer targets (the "fuzz" preset: clang 14, ASan, UBSan, in build-fuzz/) and runs
 # each for SECONDS (default 60) on a corpus seeded from samples/, tests/data and ../shared/oracle.
 # A crash stops with the reproducer's path (build-fuzz/crashes/<target>/); add it to tests/data/bad/.
+# -timeout is wall time: 60 s, so that a niced run on a busy machine does not report starvation as a hang.
 # Usage: scripts/run-fuzzers.sh [SECONDS] [TARGET...]     (one target at a time: fuzzing is CPU-bound)
 #        scripts/run-fuzzers.sh --ledger                  (seconds and executions so far, per target)
 # Every run appends its time and executions to build-fuzz/fuzz-ledger.tsv.
@@ -32,7 +33,7 @@ seed() { # seed <target>: the files that reader is meant to read
     fuzz_printed_graph) ls tests/data/printed/*.txt tests/data/printed/*/* tests/data/bad/printed_* tests/data/bad/tlparse_* ;;
     fuzz_torch_trace) ls tests/data/torch_trace/*.log tests/data/bad/tlparse_* ;;
     fuzz_project_file) ls tests/data/bad/project_* tests/fuzz/seeds/*.remat ;;
-    fuzz_layout_cache) ls tests/data/bad/layout_* 2>/dev/null || true ;;
+    fuzz_layout_cache) ls tests/fuzz/seeds/layout_* ;;
     fuzz_plan) ls tests/data/bad/plan_* build/tests/hardening/*.json 2>/dev/null || true ;;
     fuzz_device_profiles) ls resources/device_profiles.json tests/data/bad/devices_* ;;
   esac
@@ -51,7 +52,7 @@ for target in "${targets[@]}"; do
   echo "== $target: ${seconds}s on $(ls "$corpus" | wc -l) corpus files"
   log=build-fuzz/$target.last.log
   start=$SECONDS
-  nice -n 19 /usr/bin/time -f '%U %S' -o "$log.cpu" build-fuzz/tests/fuzz/$target "$corpus" -max_total_time="$seconds" -max_len=1048576 -timeout=10 \
+  nice -n 19 /usr/bin/time -f '%U %S' -o "$log.cpu" build-fuzz/tests/fuzz/$target "$corpus" -max_total_time="$seconds" -max_len=1048576 -timeout=60 \
     -rss_limit_mb=4096 -artifact_prefix="$crashes/" -print_final_stats=1 >"$log" 2>&1 || true
   grep -E '^(#[0-9]+ +DONE|stat::number_of_executed_units|stat::peak_rss_mb|==[0-9]+==ERROR|SUMMARY|Test unit written)' "$log" || true
   executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")

@@ -80,7 +80,7 @@ int budgetCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
     const double configured = budgetFrom(args, 1.0);
     const BudgetOptions budgetOptions = budgetOptionsFrom(args);
 
-    const JointGraph graph = loadGraphArgument(args);
+    const JointGraph& graph = loadGraphArgument(args);
     const auto start = std::chrono::steady_clock::now();
     const BudgetSession session(graph, budgetPartitionOptionsFrom(args), budgetOptions);
     const ResolvedBudget resolved = session.resolveBudget(configured);

@@ -162,7 +162,7 @@ int compareCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
     PlanSpec a = parseSpec(args.positionals()[1], shared);
     PlanSpec b = parseSpec(args.positionals()[2], shared);
 
-    const JointGraph graph = loadGraphArgument(args);
+    const JointGraph& graph = loadGraphArgument(args);
     addTags(a.request, args, graph); // the shared options, tags too, apply to both sides
     addTags(b.request, args, graph);
     const PlanRunner runner(graph, shared.budgetOptions);

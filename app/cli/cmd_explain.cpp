@@ -129,7 +129,7 @@ int explainCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
         throw UsageError {"expected a GRAPH file and a NODE name"};
     PlanRequest request = planRequestFrom(args);
 
-    const JointGraph graph = loadGraphArgument(args);
+    const JointGraph& graph = loadGraphArgument(args);
     const NodeId node = nodeNamed(graph, args.positionals()[1], "NODE");
     addTags(request, args, graph);
     const PlanRunner runner(graph, request.budgetOptions);

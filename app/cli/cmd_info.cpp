@@ -58,7 +58,7 @@ int infoCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
         }
         return 0;
     }
-    const JointGraph graph = loadGraphArgument(args);
+    const JointGraph& graph = loadGraphArgument(args);
     const auto& source = graph.source();
     out << graph.filePath() << ": " << graph.size() << " nodes, "
         << (graph.kind() == GraphKind::Joint ? "joint graph" : "forward graph");

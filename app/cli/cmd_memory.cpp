@@ -93,7 +93,7 @@ int memoryCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
 
     if (const auto plot = args.value("--plot"))
         checkPictureType(*plot);
-    const JointGraph graph = loadGraphArgument(args);
+    const JointGraph& graph = loadGraphArgument(args);
     const BudgetSession session(graph, budgetPartitionOptionsFrom(args), budgetOptions);
     BudgetedPlan plan;
     out << graph.filePath() << ": ";

@@ -99,7 +99,7 @@ int partitionCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
     PartitionOptions options = partitionOptionsFrom(args);
 
     const auto start = std::chrono::steady_clock::now();
-    const JointGraph graph = loadGraphArgument(args);
+    const JointGraph& graph = loadGraphArgument(args);
     options.tags = tagsFrom(args, graph);
     applyRulesOfRecording(options, args, graph);
     const double loadSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -3,11 +3,16 @@
 
 #include "io/graph_loader.h"
 
+#include <memory>
+
 namespace remat::cli {
 
-JointGraph loadGraphArgument(const Arguments& args)
+const JointGraph& loadGraphArgument(const Arguments& args)
 {
-    return loadGraphFile(args.positionals().at(0), args.value(kGraphOption).value_or(std::string()));
+    static std::unique_ptr<JointGraph> loaded;
+    loaded = std::make_unique<JointGraph>(
+        loadGraphFile(args.positionals().at(0), args.value(kGraphOption).value_or(std::string())));
+    return *loaded;
 }
 
 } // namespace remat::cli

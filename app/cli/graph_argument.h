@@ -13,6 +13,8 @@ inline const std::string kGraphOption = "--graph";
 
 /// The GRAPH positional as a graph: a graph file, or a TORCH_TRACE log file or folder with its
 /// --graph (or its only joint graph). Throws remat::Error with the loader's message.
-JointGraph loadGraphArgument(const Arguments& args);
+/// The graph stays until the next call or the end of the process: main() ends without freeing it
+/// (a 10k-node graph takes longer to free than to partition).
+const JointGraph& loadGraphArgument(const Arguments& args);
 
 } // namespace remat::cli

@@ -32,9 +32,12 @@ std::string readFileText(const std::string& path)
         throw Error(path + ": cannot read: " + std::strerror(errno));
     std::string text;
     const auto size = std::filesystem::file_size(path, ec);
-    if (!ec)
-        text.reserve(size);
-    char chunk[1 << 16];
+    if (!ec) { // read in place: a 3 MB graph is not copied chunk by chunk
+        text.reserve(size + kReadPadding);
+        text.resize(size);
+        text.resize(std::fread(text.data(), 1, size, file));
+    }
+    char chunk[1 << 16]; // the rest, for files that grew or report no size (pipes)
     std::size_t got = 0;
     while ((got = std::fread(chunk, 1, sizeof chunk, file)) > 0)
         text.append(chunk, got);

@@ -42,7 +42,8 @@ JointGraph load(const std::string& text, const std::string& fileName, const std:
             fileName + ": not a TORCH_TRACE log, so it has no compiled graph " + traceGraph + " to choose");
     const bool bom = text.starts_with(kUtf8Bom);
     if (looksLikeJson(text))
-        return readJointGraphText(std::string_view(text).substr(bom ? kUtf8Bom.size() : 0), fileName);
+        return bom ? readJointGraphText(std::string_view(text).substr(kUtf8Bom.size()), fileName)
+                   : readJointGraphText(text, fileName);
     return readPrintedGraphText(bom ? text.substr(kUtf8Bom.size()) : text, fileName);
 }
 

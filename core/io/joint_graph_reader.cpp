@@ -295,7 +295,7 @@ std::set<std::string> declaredNames(value document)
     return names;
 }
 
-JointGraph parseJointGraph(const simdjson::padded_string& text, const std::string& fileName)
+JointGraph parseJointGraph(simdjson::padded_string_view text, const std::string& fileName)
 {
     // One parser per thread: its buffers are reused by the next file this thread opens.
     thread_local simdjson::dom::parser parser;
@@ -329,6 +329,15 @@ JointGraph parseJointGraph(const simdjson::padded_string& text, const std::strin
 JointGraph readJointGraphText(std::string_view text, const std::string& fileName)
 {
     return parseJointGraph(simdjson::padded_string(text), fileName);
+}
+
+static_assert(kReadPadding >= simdjson::SIMDJSON_PADDING, "readFileText leaves room for the parser");
+
+JointGraph readJointGraphText(const std::string& text, const std::string& fileName)
+{
+    if (text.capacity() < text.size() + simdjson::SIMDJSON_PADDING)
+        return readJointGraphText(std::string_view(text), fileName);
+    return parseJointGraph(simdjson::padded_string_view(text.data(), text.size(), text.capacity()), fileName);
 }
 
 JointGraph readJointGraphFile(const std::string& path)

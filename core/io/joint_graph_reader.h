@@ -15,5 +15,7 @@ JointGraph readJointGraphFile(const std::string& path);
 
 /// Same, from text already in memory; `fileName` is only used in messages.
 JointGraph readJointGraphText(std::string_view text, const std::string& fileName);
+/// Same, parsing in place (no copy) when `text` has readFileText's spare capacity.
+JointGraph readJointGraphText(const std::string& text, const std::string& fileName);
 
 } // namespace remat
