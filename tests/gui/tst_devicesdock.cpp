@@ -9,7 +9,15 @@
 #include "main_window_test_support.h"
 #include "window/main_window.h"
 
+#include <QElapsedTimer>
+#include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
+#include <QThreadPool>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace remat;
 using namespace remat::ui;
@@ -54,6 +62,42 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!dock->panel()->isBusy() && state.showingDevices(), kTimeoutMs);
         dock->hide();
         QVERIFY(!state.showingDevices());
+    }
+
+    void closingWhileTheSplitterReadsTouchesNothingFreed()
+    {
+        // The splitter reads the file on a worker thread; the window is closed before that read
+        // ends (a FIFO holds it until the test writes). The worker's failure must not reach the
+        // freed dock (caught by ASan in the sanitizer suite: it wrote the dock's error text).
+        QTemporaryDir dir;
+        const QString graph = dir.filePath(QStringLiteral("g.json"));
+        QVERIFY(
+            QFile::copy(QStringLiteral(REMAT_TEST_DATA_DIR "/fx_partitioner/mlp_size_based.json"), graph));
+        {
+            auto w = std::make_unique<MainWindow>();
+            w->setInteractive(false);
+            w->show();
+            w->devicesDock()->hide(); // it reads the file when shown, and only then
+            w->openFile(graph);
+            QTRY_VERIFY_WITH_TIMEOUT(!w->isBusy() && w->document()->graph(), kTimeoutMs);
+            QVERIFY(QFile::remove(graph));
+            QCOMPARE(::mkfifo(QFile::encodeName(graph).constData(), 0600), 0);
+            w->devicesDock()->show();
+            w->devicesDock()->raise();
+            QTRY_VERIFY_WITH_TIMEOUT(w->devicesDock()->isBusy(), kTimeoutMs);
+        }
+        // Non-blocking: the open fails (ENXIO) until the worker has the FIFO open for reading.
+        int fifo = -1;
+        QElapsedTimer waited;
+        waited.start();
+        while ((fifo = ::open(QFile::encodeName(graph).constData(), O_WRONLY | O_NONBLOCK)) < 0
+            && waited.elapsed() < kTimeoutMs)
+            QTest::qWait(10);
+        QVERIFY(fifo >= 0);
+        const char garbage[] = "{ not a graph";
+        QCOMPARE(::write(fifo, garbage, sizeof garbage - 1), qsizetype(sizeof garbage - 1));
+        ::close(fifo);
+        QVERIFY(QThreadPool::globalInstance()->waitForDone(kTimeoutMs));
     }
 };
 
