@@ -69,6 +69,9 @@ std::optional<Statement> PrintedGraphReader::nextCode(int minIndent)
 
 JointGraph PrintedGraphReader::read()
 {
+    if (m_graph.lines.empty()) // a TORCH_TRACE record whose payload is missing
+        throw LocatedError(m_file + ": no graph text"
+            + (m_graph.title.empty() ? "" : " in the " + m_graph.title + " record"));
     auto s = nextCode(0);
     if (s && trimSpaces(s->code).starts_with("class ")) {
         const auto code = trimSpaces(s->code);
@@ -76,7 +79,7 @@ JointGraph PrintedGraphReader::read()
         s = nextCode(0);
     }
     if (!s || !trimSpaces(s->code).starts_with("def ")) {
-        const int line = s ? s->line : m_graph.lines.front().number;
+        const int line = s ? s->line : m_graph.lines.front().number; // not empty: checked above
         fail(line, "expected 'def forward(...):' after the class line");
     }
     readDef(*s);
