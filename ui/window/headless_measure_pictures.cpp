@@ -93,6 +93,7 @@ void HeadlessSession::measurePictures(NodeId node)
             "  %-26s first points %.0f ms, all %.0f ms: %zu plans from %d budgets (session %.0f ms)\n",
             "budget sweep", *firstPoints, *done, s ? s->result.points.size() : 0,
             s ? s->result.budgetsEvaluated : 0, s ? s->sessionSeconds * 1000 : 0.0);
+        printPeakMemory(m_window->document()->graph()->size());
     });
 
     // Clicks on points spread over the curve, until the canvas shows that plan.

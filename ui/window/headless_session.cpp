@@ -2,8 +2,6 @@
 #include "window/headless_session.h"
 #include "window/timing_math.h"
 
-#include "window/export_actions.h"
-#include "window/main_window.h"
 #include "canvas/graph_canvas.h"
 #include "canvas/graph_scene.h"
 #include "canvas/graph_view.h"
@@ -13,6 +11,9 @@
 #include "explain/plan_file_reader.h"
 #include "explain/plan_run.h"
 #include "model/policy_names.h"
+#include "window/export_actions.h"
+#include "window/main_window.h"
+#include "window/process_memory.h"
 
 #include <QApplication>
 #include <QFileInfo>
@@ -279,7 +280,15 @@ void HeadlessSession::openAndMeasure(const QString& label)
         std::printf("  %-26s %8.1f ms\n", "regions + groups", g->analysisSeconds * 1000);
         for (const auto& [what, value] : *marks)
             std::printf("  %-26s %8.1f ms\n", qPrintable(what), value);
+        printPeakMemory(g->size());
     });
+}
+
+void HeadlessSession::printPeakMemory(std::size_t nodes)
+{
+    const double bytes = static_cast<double>(peakResidentBytes());
+    std::printf("  %-26s %8.1f MB (%.0f bytes per node)\n", "peak RSS so far", bytes / 1e6,
+        nodes ? bytes / static_cast<double>(nodes) : 0.0);
 }
 
 void HeadlessSession::measureTags(NodeId node)

@@ -43,6 +43,8 @@ private:
     void queueMeasureSteps();
     void openAndMeasure(const QString& label);
     void measureTags(NodeId node);
+    /// Peak RSS so far, and per node of the open graph (a line of --measure).
+    void printPeakMemory(std::size_t nodes);
     /// The what-if of saved nodes, the budget sweep, and clicks on its points (headless_measure_pictures.cpp).
     void measurePictures(NodeId node);
 
