@@ -130,7 +130,7 @@ private:
         point.metrics = plan.metrics;
         point.savedCount = static_cast<int>(plan.saved.size());
         point.recomputedCount = plan.recomputedCount;
-        point.saved = std::move(plan.saved);
+        point.saved = std::make_shared<const std::vector<NodeId>>(std::move(plan.saved));
         point.peakNode = plan.peakNode;
         point.peakPhase = plan.peakPhase;
         return point;

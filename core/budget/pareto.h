@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -43,7 +44,9 @@ struct ParetoPoint {
     int recomputedCount = 0;
     NodeId peakNode = kNoNode;
     Phase peakPhase = Phase::Forward;
-    std::vector<NodeId> saved;
+    /// Shared: the app copies the growing result into every progress snapshot, and a 100k-node
+    /// sweep has thousands of plans of thousands of values each.
+    std::shared_ptr<const std::vector<NodeId>> saved;
     bool onFrontier = false; ///< no other point has less activation memory and less runtime
 };
 

@@ -67,7 +67,7 @@ private slots:
         QCOMPARE(streamed.budgetsEvaluated, plain.budgetsEvaluated);
         QCOMPARE(streamed.points.size(), plain.points.size());
         for (std::size_t i = 0; i < plain.points.size(); ++i) {
-            QCOMPARE(streamed.points[i].saved, plain.points[i].saved);
+            QCOMPARE(*streamed.points[i].saved, *plain.points[i].saved);
             QCOMPARE(streamed.points[i].budget, plain.points[i].budget);
             QCOMPARE(streamed.points[i].onFrontier, plain.points[i].onFrontier);
         }

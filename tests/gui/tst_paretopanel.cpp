@@ -73,7 +73,7 @@ private Q_SLOTS:
         const ParetoResult expected = sweepPareto(session);
         QCOMPARE(swept.points.size(), expected.points.size());
         for (std::size_t i = 0; i < expected.points.size(); ++i) {
-            QCOMPARE(swept.points[i].saved, expected.points[i].saved);
+            QCOMPARE(*swept.points[i].saved, *expected.points[i].saved);
             QCOMPARE(swept.points[i].metrics.peakBytes, expected.points[i].metrics.peakBytes);
             QCOMPARE(swept.points[i].onFrontier, expected.points[i].onFrontier);
         }
@@ -102,7 +102,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(idle(w) && w.document()->outcome()->budget
                 && w.document()->outcome()->budget->plan->budget == target.budget,
             kTimeoutMs);
-        QCOMPARE(w.document()->outcome()->result->savedValues, target.saved);
+        QCOMPARE(w.document()->outcome()->result->savedValues, *target.saved);
         QCOMPARE(panel->plot()->pointForBudget(w.document()->budgetSettings().budget), picked);
 
         // The budget slider moves the marker.
