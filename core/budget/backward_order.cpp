@@ -8,11 +8,6 @@
 
 namespace remat {
 
-std::vector<NodeId> autogradBackwardOrder(const WorkGraph& graph, const PartitionResult& result)
-{
-    return BackwardOrderer(graph).order(result);
-}
-
 BackwardOrderer::BackwardOrderer(const WorkGraph& graph)
     : m_graph(&graph)
     , m_isPlaceholder(graph.graph().size(), 0)

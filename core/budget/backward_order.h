@@ -12,11 +12,9 @@ namespace remat {
 /// placeholders in order, then, from the first user of a tangent on, every node preceded by the
 /// not-yet-emitted nodes it needs (in their original order), so recomputed forward values are made
 /// just before their first backward consumer. Before that point only copy_ nodes are emitted.
-/// Returns the backward graph's nodes (PartitionResult::bwNodes) in execution order.
-std::vector<NodeId> autogradBackwardOrder(const WorkGraph& graph, const PartitionResult& result);
-
-/// autogradBackwardOrder for many plans of one graph (a memory-budget sweep): what it asks of each
-/// node (placeholder, tangent, copy_) is read once. order() is const and thread-safe.
+/// order() returns the backward graph's nodes (PartitionResult::bwNodes) in execution order. Made
+/// once for many plans of one graph (a memory-budget sweep): what it asks of each node
+/// (placeholder, tangent, copy_) is read once. order() is const and thread-safe.
 class BackwardOrderer {
 public:
     explicit BackwardOrderer(const WorkGraph& graph);

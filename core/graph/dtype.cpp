@@ -111,22 +111,4 @@ bool dtypeKnownToTorch113(Dtype dtype)
     }
 }
 
-bool isFloatingPoint(Dtype dtype)
-{
-    switch (dtype) {
-    case Dtype::Float32:
-    case Dtype::Float64:
-    case Dtype::Float16:
-    case Dtype::BFloat16:
-    case Dtype::Float8E4M3Fn:
-    case Dtype::Float8E4M3FnUz:
-    case Dtype::Float8E5M2:
-    case Dtype::Float8E5M2FnUz:
-    case Dtype::Float8E8M0FnU:
-        return true;
-    default:
-        return false;
-    }
-}
-
 } // namespace remat

@@ -47,6 +47,4 @@ int dtypeItemSize(Dtype dtype);
 /// torch 1.13's `_size_of` knows only ten dtypes and raises for the others.
 bool dtypeKnownToTorch113(Dtype dtype);
 
-bool isFloatingPoint(Dtype dtype);
-
 } // namespace remat

@@ -123,22 +123,6 @@ void Extractor::extract(std::span<const std::uint8_t> available, std::span<const
     out.nodes.insert(out.nodes.end(), computed.rbegin(), computed.rend());
 }
 
-std::vector<std::uint8_t> availability(
-    const WorkGraph& graph, std::span<const NodeId> inputs, const ExtractionRules& rules)
-{
-    std::vector<std::uint8_t> state;
-    Extractor(graph, rules).availability(inputs, state);
-    return state;
-}
-
-ExtractedGraph extractAvailable(const WorkGraph& graph, std::span<const std::uint8_t> available,
-    std::span<const NodeId> inputs, std::span<const NodeId> outputs, const ExtractionRules& rules)
-{
-    ExtractedGraph result;
-    Extractor(graph, rules).extract(available, inputs, outputs, result);
-    return result;
-}
-
 ExtractedGraph extractSubgraph(const WorkGraph& graph, std::span<const NodeId> inputs,
                                std::span<const NodeId> outputs, const ExtractionRules& rules)
 {

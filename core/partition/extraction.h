@@ -28,30 +28,23 @@ struct ExtractionRules {
     std::string_view graphName = "graph"; ///< "forward" or "backward", for messages
 };
 
-/// Per node: kInputNode for the graph's inputs, kAvailableNode for what can be computed from
-/// them (the inputs, and nodes whose inputs are all available). Depends only on the inputs, so a
-/// caller that extracts many graphs from the same inputs computes it once.
+/// Availability per node: kInputNode for the graph's inputs, kAvailableNode for what can be
+/// computed from them (the inputs, and nodes whose inputs are all available).
 constexpr std::uint8_t kInputNode = 1;
 constexpr std::uint8_t kAvailableNode = 2;
-std::vector<std::uint8_t> availability(const WorkGraph& graph, std::span<const NodeId> inputs,
-                                       const ExtractionRules& rules);
 
-/// The graph from `inputs` to `outputs`, given their availability: what the outputs (and the
-/// impure available nodes) need. Throws remat::Error when an output is not available.
-ExtractedGraph extractAvailable(const WorkGraph& graph, std::span<const std::uint8_t> available,
-                                std::span<const NodeId> inputs, std::span<const NodeId> outputs,
-                                const ExtractionRules& rules);
-
-/// The functions above and below for many graphs under the same rules (the memory-budget sweep
-/// splits thousands of plans): what the rules say of each node is looked up once, and the caller's
-/// buffers are reused. The free functions build one for a single extraction.
+/// Extraction of many graphs under the same rules (the memory-budget sweep splits thousands of
+/// plans): what the rules say of each node is looked up once, and the caller's buffers are
+/// reused. extractSubgraph() below builds one for a single extraction.
 class Extractor {
 public:
     Extractor(const WorkGraph& graph, const ExtractionRules& rules);
 
-    /// availability(), into `state`.
+    /// Availability from `inputs`, into `state`. Depends only on the inputs, so a caller that
+    /// extracts many graphs from the same inputs computes it once.
     void availability(std::span<const NodeId> inputs, std::vector<std::uint8_t>& state) const;
-    /// extractAvailable(), into `out`.
+    /// The graph from `inputs` to `outputs`, given their availability: what the outputs (and the
+    /// impure available nodes) need, into `out`. Throws remat::Error when an output is not available.
     void extract(std::span<const std::uint8_t> available, std::span<const NodeId> inputs,
         std::span<const NodeId> outputs, ExtractedGraph& out) const;
 
