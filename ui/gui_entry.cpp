@@ -5,7 +5,11 @@
 #include "window/command_line.h"
 #include "window/headless_session.h"
 #include "window/main_window.h"
+#include "window/recovery_offer.h"
+#include "window/scripted_tagging.h"
+#include "window/termination_signals.h"
 #include "canvas/graph_canvas.h"
+#include "document/graph_document.h"
 #include "resources.h"
 
 #include <QApplication>
@@ -37,6 +41,7 @@ int runGui(int argc, char** argv)
     const bool headless = options.headless();
 
     MainWindow window;
+    window.document()->setRecoveryHandler(recoveryHandler(&window, options.restore, !headless));
     // Measuring starts from a cold layout cache so that the first picture is honest.
     QTemporaryDir coldCache;
     window.canvas()->layoutService()->setCacheDirectory(
@@ -51,6 +56,9 @@ int runGui(int argc, char** argv)
         return app.exec();
     }
     window.show();
+    closeOnTerminationSignals(&window);
+    if (!options.tags.isEmpty())
+        new ScriptedTagging(&window, options.tags, options.tagDelayMs);
     window.openFile(options.graph.isEmpty() ? MainWindow::bundledSamplePath() : QDir::current().absoluteFilePath(options.graph));
     return app.exec();
 }

@@ -3,11 +3,13 @@
 
 #include "graph/error.h"
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace remat {
@@ -50,10 +52,15 @@ std::string readFileText(const std::string& path)
 
 void writeFileAtomically(const std::string& path, const std::string& contents)
 {
-    const std::string temp = path + ".tmp-" + std::to_string(::getpid());
+    // One temporary name per call, so that two threads writing one path never share a file.
+    static std::atomic<unsigned> calls {0};
+    const std::string temp = path + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(calls++);
     std::FILE* file = std::fopen(temp.c_str(), "wb");
     if (!file)
         throw Error(path + ": cannot write: " + std::strerror(errno));
+    // The file it replaces keeps its permissions (a project shared with the group stays shared).
+    if (struct stat old {}; ::stat(path.c_str(), &old) == 0)
+        ::fchmod(::fileno(file), old.st_mode & 07777);
     const bool written = std::fwrite(contents.data(), 1, contents.size(), file) == contents.size();
     const bool flushed = std::fflush(file) == 0 && ::fsync(::fileno(file)) == 0;
     const int savedErrno = errno;

@@ -40,6 +40,13 @@ inline QString copyInto(const QTemporaryDir& dir, const QString& source)
     return target;
 }
 
+/// The whole file, or nothing when it cannot be read.
+inline QByteArray readFile(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
 /// Copies a sample into `dir` and returns the copy's path.
 inline QString copySample(const QTemporaryDir& dir, const char* name)
 {

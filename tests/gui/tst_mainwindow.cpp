@@ -53,6 +53,7 @@ private Q_SLOTS:
     {
         MainWindow w;
         w.setInteractive(false);
+        w.resize(1500, 950); // the default size, which the 800x600 offscreen screen would shrink
         w.show();
         QSignalSpy opened(&w, &MainWindow::graphOpened);
         w.openFile(MainWindow::bundledSamplePath());

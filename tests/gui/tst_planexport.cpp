@@ -35,13 +35,6 @@ using namespace remat::ui::test;
 
 namespace {
 
-
-QByteArray readFile(const QString& path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
 /// Opens `path` and, when `budget` is set, switches to the memory-budget partitioner.
 void openAndPartition(MainWindow& w, const QString& path, std::optional<double> budget = std::nullopt)
 {

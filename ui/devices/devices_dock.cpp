@@ -6,6 +6,7 @@
 #include "devices/devices_panel.h"
 #include "document/graph_document.h"
 #include "document/node_selection.h"
+#include "window/window_geometry.h"
 
 #include <QLabel>
 #include <QtConcurrent/QtConcurrentRun>
@@ -21,7 +22,7 @@ DevicesDock::DevicesDock(
     , m_panel(new DevicesPanel(this))
 {
     setObjectName(QStringLiteral("DevicesDock"));
-    setWidget(m_panel);
+    setWidget(scrollableWhenShort(m_panel)); // tabbed with the Partition dock: as short as it can be
     connect(m_document, &GraphDocument::graphChanged, this, [this] {
         m_loadedForGraph = false;
         m_partitionOfNode.clear();

@@ -6,6 +6,7 @@
 #include "model/graph_regions.h"
 #include "model/timing_log.h"
 
+#include <QFile>
 #include <QUndoStack>
 
 namespace remat::ui {
@@ -37,14 +38,19 @@ GraphDocument::GraphDocument(QObject* parent)
 
 GraphDocument::~GraphDocument()
 {
+    endSession();
+}
+
+void GraphDocument::endSession()
+{
     if (m_saveTimer.isActive())
-        saveProject();
+        saveProject(); // the last edits
+    m_session.reset(); // a clean end: no recovery offer next time
 }
 
 void GraphDocument::setGraph(LoadedGraphPtr graph)
 {
-    if (m_saveTimer.isActive())
-        saveProject(); // the previous graph's last edits
+    endSession(); // the previous graph's
     m_graph = std::move(graph);
     m_undo->clear();
     m_userTags.clear();
@@ -61,10 +67,12 @@ void GraphDocument::setGraph(LoadedGraphPtr graph)
             + QString(m_graph->traceGraph)
                   .replace(QLatin1Char('/'), QLatin1Char('_'))
                   .replace(QLatin1Char(':'), QLatin1Char('_'));
+    std::unique_ptr<SessionJournal> journal = openJournal(projectKey);
     m_projectPath = ProjectFile::saveLocation(projectKey);
     m_savedData = {};
 
     const QString existing = ProjectFile::find(projectKey);
+    bool readable = true;
     if (!existing.isEmpty()) {
         QString error;
         if (auto data = ProjectFile::read(existing, &error)) {
@@ -88,12 +96,60 @@ void GraphDocument::setGraph(LoadedGraphPtr graph)
                                           .arg(existing)
                                           .arg(unknown));
         } else {
+            readable = false;
             Q_EMIT projectProblem(error);
         }
+    }
+    // This session's record holds the project as opened: what Discard goes back to after a crash.
+    if (journal && m_autosave && readable) {
+        QString error;
+        if (journal->begin(
+                m_projectPath, existing.isEmpty() ? std::nullopt : std::optional(m_savedData), &error))
+            m_session = std::move(journal);
+        else
+            Q_EMIT projectProblem(error);
     }
     m_runner->setGraph(m_graph);
     Q_EMIT graphChanged();
     repartition();
+}
+
+std::unique_ptr<SessionJournal> GraphDocument::openJournal(const QString& projectKey)
+{
+    auto journal = std::make_unique<SessionJournal>(projectKey);
+    if (!m_autosave && !QFile::exists(journal->recordPath()))
+        return nullptr; // a headless run keeps no record and has none to settle: it writes nothing
+    qint64 otherPid = 0;
+    QString error;
+    if (!journal->lock(&otherPid, &error)) {
+        Q_EMIT projectProblem(otherPid > 0 ? tr("%1 is open in another Remat Explorer too (process %2): the "
+                                                "later autosave of the two wins")
+                                                 .arg(m_graph->displayName)
+                                                 .arg(otherPid)
+                                           : error);
+        return nullptr;
+    }
+    const std::optional<InterruptedSession> session = journal->interrupted(m_graph->displayName, &error);
+    if (!error.isEmpty())
+        Q_EMIT projectProblem(error);
+    if (!session)
+        return journal;
+    const RecoveryChoice choice = m_recoveryHandler ? m_recoveryHandler(*session) : RecoveryChoice::Later;
+    if (choice == RecoveryChoice::Later)
+        return nullptr; // unlocks; the record waits for the next open
+    if (choice == RecoveryChoice::Discard) {
+        // Back to the project as that session found it (none: no project file).
+        const bool reverted = session->before
+            ? ProjectFile::write(session->projectPath, m_graph->path, *session->before, &error)
+            : QFile::remove(session->projectPath);
+        if (!reverted) {
+            Q_EMIT projectProblem(
+                error.isEmpty() ? tr("%1: cannot remove").arg(session->projectPath) : error);
+            return nullptr; // keep the record: nothing was discarded
+        }
+    }
+    journal->forgetInterrupted();
+    return journal;
 }
 
 CheckpointPolicy GraphDocument::tagInForce(NodeId n) const

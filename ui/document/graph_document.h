@@ -3,11 +3,14 @@
 
 #include "document/partition_runner.h"
 #include "document/project_file.h"
+#include "document/session_journal.h"
 
 #include <QObject>
 #include <QTimer>
 
+#include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 
 class QUndoStack;
@@ -70,6 +73,13 @@ public:
     void setAutosave(bool enabled) { m_autosave = enabled; }
     bool saveProject();
 
+    using RecoveryHandler = std::function<RecoveryChoice(const InterruptedSession&)>;
+    /// Asked, while a graph opens, what to do with the work a session that ended unexpectedly
+    /// autosaved for it. Without a handler the work is shown and the question kept for later.
+    void setRecoveryHandler(RecoveryHandler handler) { m_recoveryHandler = std::move(handler); }
+    /// Saves what is pending and ends the graph's session cleanly: its next open offers no recovery.
+    void endSession();
+
 Q_SIGNALS:
     void graphChanged();
     void tagsChanged(const std::vector<NodeId>& nodes);
@@ -85,6 +95,9 @@ private:
     void repartition();
     void scheduleSave();
     ProjectData projectData() const;
+    /// Locks the graph's session journal and settles an interrupted session's work; null when this
+    /// session must not keep a record (another process has the graph open, or "later").
+    std::unique_ptr<SessionJournal> openJournal(const QString& projectKey);
 
     LoadedGraphPtr m_graph;
     QUndoStack* m_undo;
@@ -101,6 +114,8 @@ private:
     ProjectData m_savedData;
     QTimer m_saveTimer;
     bool m_autosave = true;
+    std::unique_ptr<SessionJournal> m_session;
+    RecoveryHandler m_recoveryHandler;
 };
 
 } // namespace remat::ui

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "document/project_file.h"
 
-#include "graph/error.h"
-#include "io/file_text.h"
+#include "model/atomic_write.h"
 #include "model/policy_names.h"
 #include "model/qt_strings.h"
 
@@ -62,12 +61,17 @@ QString besidePath(const QString& graphPath)
     return isResource(graphPath) ? QString() : graphPath + QStringLiteral(".remat");
 }
 
-QString fallbackPath(const QString& graphPath)
+QString storageName(const QString& graphPath)
 {
     const QString absolute = isResource(graphPath) ? graphPath : QFileInfo(graphPath).absoluteFilePath();
     const QByteArray hash = QCryptographicHash::hash(absolute.toUtf8(), QCryptographicHash::Sha1).toHex().left(12);
+    return QFileInfo(graphPath).fileName() + QLatin1Char('-') + QString::fromLatin1(hash);
+}
+
+QString fallbackPath(const QString& graphPath)
+{
     return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/projects/")
-        + QFileInfo(graphPath).fileName() + QLatin1Char('-') + QString::fromLatin1(hash) + QStringLiteral(".remat");
+        + storageName(graphPath) + QStringLiteral(".remat");
 }
 
 QString find(const QString& graphPath)
@@ -90,20 +94,8 @@ QString saveLocation(const QString& graphPath)
     return fallbackPath(graphPath);
 }
 
-std::optional<ProjectData> read(const QString& path, QString* error)
+std::optional<ProjectData> decode(const QJsonObject& root, const QString& path, QString* error)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        *error = QObject::tr("%1: cannot read: %2").arg(path, file.errorString());
-        return std::nullopt;
-    }
-    QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parseError);
-    if (doc.isNull()) {
-        *error = QObject::tr("%1: not a project file: %2").arg(path, parseError.errorString());
-        return std::nullopt;
-    }
-    const QJsonObject root = doc.object();
     if (root.value(QLatin1String("format")).toString() != kFormat) {
         *error = QObject::tr("%1: not a Remat Explorer project file").arg(path);
         return std::nullopt;
@@ -131,7 +123,7 @@ std::optional<ProjectData> read(const QString& path, QString* error)
     return data;
 }
 
-bool write(const QString& path, const QString& graphPath, const ProjectData& data, QString* error)
+QJsonObject encode(const QString& graphPath, const ProjectData& data)
 {
     QJsonObject root;
     root.insert(QLatin1String("format"), kFormat);
@@ -155,14 +147,30 @@ bool write(const QString& path, const QString& graphPath, const ProjectData& dat
     if (data.activationOffloading)
         partition.insert(QLatin1String("activation_offloading"), *data.activationOffloading);
     root.insert(QLatin1String("partition"), partition);
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    try {
-        writeFileAtomically(path.toStdString(), QJsonDocument(root).toJson(QJsonDocument::Indented).toStdString());
-    } catch (const Error& e) {
-        *error = QString::fromUtf8(e.what());
-        return false;
+    return root;
+}
+
+std::optional<ProjectData> read(const QString& path, QString* error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = QObject::tr("%1: cannot read: %2").arg(path, file.errorString());
+        return std::nullopt;
     }
-    return true;
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parseError);
+    if (doc.isNull()) {
+        *error = QObject::tr("%1: not a project file: %2").arg(path, parseError.errorString());
+        return std::nullopt;
+    }
+    return decode(doc.object(), path, error);
+}
+
+bool write(const QString& path, const QString& graphPath, const ProjectData& data, QString* error)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    *error = writeFileAtomic(path, QJsonDocument(encode(graphPath, data)).toJson(QJsonDocument::Indented));
+    return error->isEmpty();
 }
 
 } // namespace ProjectFile

@@ -5,6 +5,7 @@
 #include "model/policy_names.h"
 #include "partition/partition_options.h"
 
+#include <QJsonObject>
 #include <QString>
 
 #include <map>
@@ -33,6 +34,8 @@ struct ProjectData {
 /// Where a graph's project file lives: "<graph file>.remat" beside the graph when that folder
 /// is writable, else in the user's data folder (read-only folders, the bundled sample).
 namespace ProjectFile {
+/// "<graph file name>-<hash of its absolute path>": names the graph's files in the user's folders.
+QString storageName(const QString& graphPath);
 QString besidePath(const QString& graphPath);
 QString fallbackPath(const QString& graphPath);
 /// The existing project file for a graph, or empty.
@@ -40,6 +43,9 @@ QString find(const QString& graphPath);
 /// Where to save: the existing file, else beside the graph if possible, else the fallback.
 QString saveLocation(const QString& graphPath);
 
+/// The file's JSON; `decode` returns nullopt and sets `error` (naming `path`) for another format.
+QJsonObject encode(const QString& graphPath, const ProjectData& data);
+std::optional<ProjectData> decode(const QJsonObject& root, const QString& path, QString* error);
 /// Returns nullopt and sets `error` for a file that exists but cannot be read.
 std::optional<ProjectData> read(const QString& path, QString* error);
 /// Writes atomically; returns false and sets `error` on failure.

@@ -2,12 +2,14 @@
 #include "layout/graphviz_layout.h"
 
 #include "layout/edge_shapes.h"
+#include "model/atomic_write.h"
 
 #include <QElapsedTimer>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <mutex>
 #include <stdexcept>
@@ -182,10 +184,18 @@ LayoutResult layoutWithGraphviz(const LayoutRequest& request)
 
     // REMAT_DUMP_DOT=file.dot writes the graph as handed to Graphviz (to reproduce layout bugs with
     // the dot command line).
+    // Written whole through a memory stream, like every file we write.
     if (const QByteArray dump = qgetenv("REMAT_DUMP_DOT"); !dump.isEmpty()) {
-        if (FILE* f = std::fopen(dump.constData(), "w")) {
+        char* text = nullptr;
+        std::size_t size = 0;
+        if (FILE* f = open_memstream(&text, &size)) {
             agwrite(g, f);
             std::fclose(f);
+            if (const QString error = writeFileAtomic(
+                    QString::fromLocal8Bit(dump), QByteArray(text, static_cast<qsizetype>(size)));
+                !error.isEmpty())
+                qWarning("REMAT_DUMP_DOT: %s", qPrintable(error));
+            std::free(text);
         }
     }
     if (gvLayout(gv.gvc, g, useDot ? "dot" : "sfdp") != 0) {

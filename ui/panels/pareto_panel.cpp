@@ -3,6 +3,7 @@
 
 #include "budget/budget_io.h"
 #include "document/graph_document.h"
+#include "model/atomic_write.h"
 #include "model/budget_outcome.h"
 #include "model/budget_settings.h"
 #include "model/node_text.h"
@@ -240,7 +241,7 @@ QString ParetoPanel::exportTo(const QString& path)
     if (!snapshot)
         return tr("Nothing to export yet: sweep the budgets first");
     if (QFileInfo(path).suffix().compare(QLatin1String("csv"), Qt::CaseInsensitive) == 0)
-        return saveText(path, QByteArray::fromStdString(paretoToCsv(snapshot->result)));
+        return writeFileAtomic(path, QByteArray::fromStdString(paretoToCsv(snapshot->result)));
     return savePlot(m_plot->plot(), path);
 }
 

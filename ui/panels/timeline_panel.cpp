@@ -6,6 +6,7 @@
 #include "budget/budget_io.h"
 #include "document/graph_document.h"
 #include "document/node_selection.h"
+#include "model/atomic_write.h"
 #include "model/node_text.h"
 #include "plots/export_menu.h"
 #include "plots/plot_export.h"
@@ -188,7 +189,8 @@ QString TimelinePanel::exportTo(const QString& path)
     if (!profile || !graph)
         return tr("Nothing to export yet: the plan has no timeline");
     if (QFileInfo(path).suffix().compare(QLatin1String("csv"), Qt::CaseInsensitive) == 0)
-        return saveText(path, QByteArray::fromStdString(memoryTimelineToCsv(graph->graph, profile->profile)));
+        return writeFileAtomic(
+            path, QByteArray::fromStdString(memoryTimelineToCsv(graph->graph, profile->profile)));
     return savePlot(m_plot->plot(), path);
 }
 

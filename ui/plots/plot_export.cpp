@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "plots/plot_export.h"
 
+#include "model/atomic_write.h"
+
 #include <QBuffer>
 #include <QFileInfo>
 #include <QPdfWriter>
-#include <QSaveFile>
 #include <QSvgGenerator>
 #include <qcustomplot.h>
 
@@ -47,17 +48,6 @@ QByteArray renderPlot(QCustomPlot* plot, const QString& suffix, QSize size, QStr
 
 } // namespace
 
-QString saveText(const QString& path, const QByteArray& text)
-{
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return QStringLiteral("%1: cannot write: %2").arg(path, file.errorString());
-    file.write(text);
-    if (!file.commit())
-        return QStringLiteral("%1: cannot write: %2").arg(path, file.errorString());
-    return {};
-}
-
 QString savePlot(QCustomPlot* plot, const QString& path, QSize size)
 {
     if (!size.isValid() || size.isEmpty())
@@ -67,7 +57,7 @@ QString savePlot(QCustomPlot* plot, const QString& path, QSize size)
     const QByteArray bytes = renderPlot(plot, QFileInfo(path).suffix().toLower(), size, error);
     if (!error.isEmpty())
         return QStringLiteral("%1: %2").arg(path, error);
-    return saveText(path, bytes);
+    return writeFileAtomic(path, bytes);
 }
 
 } // namespace remat::ui

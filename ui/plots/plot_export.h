@@ -11,7 +11,5 @@ namespace remat::ui {
 /// Writes a plot as PNG, SVG or PDF (by the file's suffix), atomically: the file appears whole or
 /// not at all. Returns an empty string, or what went wrong (naming the file).
 QString savePlot(QCustomPlot* plot, const QString& path, QSize size = {});
-/// Writes text (a CSV) atomically. Returns an empty string, or what went wrong.
-QString saveText(const QString& path, const QByteArray& text);
 
 } // namespace remat::ui

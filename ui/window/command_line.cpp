@@ -33,9 +33,19 @@ bool parseGuiOptions(const QCoreApplication& app, GuiOptions& options, int& exit
                                     QCoreApplication::translate("main", "Select <node> and centre on it (expands its groups)."),
                                     QStringLiteral("node"));
     const QCommandLineOption tag(QStringLiteral("tag"),
-                                 QCoreApplication::translate("main", "Tag a node before the screenshot, e.g. mm_3=MUST_RECOMPUTE "
-                                                                     "(repeatable; not saved)."),
-                                 QStringLiteral("node=POLICY"));
+        QCoreApplication::translate("main",
+            "Tag a node before the screenshot, e.g. mm_3=MUST_RECOMPUTE "
+            "(repeatable; not saved). In a window: tag it as you would "
+            "(undoable, saved)."),
+        QStringLiteral("node=POLICY"));
+    const QCommandLineOption tagDelay(QStringLiteral("tag-delay"),
+        QCoreApplication::translate("main", "In a window: apply the --tag tags one by one, <ms> apart."),
+        QStringLiteral("ms"));
+    const QCommandLineOption restore(QStringLiteral("restore"),
+        QCoreApplication::translate("main",
+            "When the graph has work from a session that ended unexpectedly: ask (default), "
+            "yes (restore it) or no (discard it), without a dialog."),
+        QStringLiteral("ask|yes|no"));
     const QCommandLineOption offload(
         QStringList {QStringLiteral("activation-offloading"), QStringLiteral("offload")},
         QCoreApplication::translate("main",
@@ -95,9 +105,9 @@ bool parseGuiOptions(const QCoreApplication& app, GuiOptions& options, int& exit
     const QCommandLineOption tools(QStringLiteral("tools"),
                                    QCoreApplication::translate("main", "With --export-script: the folder holding apply_plan.py."),
                                    QStringLiteral("dir"));
-    parser.addOptions({screenshot, zoom, select, tag, offload, expand, size, measure, repeats, partitioner,
-        rules, budget, solver, estimator, device, exportPlan, exportScript, exportImage, plan, dock, compare,
-        step, teach, tools});
+    parser.addOptions({screenshot, zoom, select, tag, tagDelay, restore, offload, expand, size, measure,
+        repeats, partitioner, rules, budget, solver, estimator, device, exportPlan, exportScript, exportImage,
+        plan, dock, compare, step, teach, tools});
     if (!parser.parse(app.arguments())) {
         std::fprintf(stderr, "%s\n%s", qPrintable(parser.errorText()), qPrintable(parser.helpText()));
         exitCode = 2;
@@ -128,6 +138,20 @@ bool parseGuiOptions(const QCoreApplication& app, GuiOptions& options, int& exit
         exitCode = 2;
         return false;
     };
+    if (parser.isSet(tagDelay)) {
+        bool ok = false;
+        options.tagDelayMs = parser.value(tagDelay).toInt(&ok);
+        if (!ok || options.tagDelayMs < 0)
+            return invalid(QStringLiteral("--tag-delay must be a number of milliseconds, not \"%1\"")
+                               .arg(parser.value(tagDelay)));
+    }
+    if (parser.isSet(restore)) {
+        options.restore = parser.value(restore);
+        if (options.restore != QLatin1String("ask") && options.restore != QLatin1String("yes")
+            && options.restore != QLatin1String("no"))
+            return invalid(
+                QStringLiteral("--restore must be ask, yes or no, not \"%1\"").arg(options.restore));
+    }
     options.partitioner = parser.value(partitioner);
     if (!options.partitioner.isEmpty() && options.partitioner != QLatin1String("budget")
         && !parsePartitioner(options.partitioner.toStdString()))

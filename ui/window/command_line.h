@@ -16,7 +16,11 @@ struct GuiOptions {
     QString screenshot;       ///< render the window to this PNG and exit
     QString zoom;             ///< "fit" (default), a factor ("0.5"), or empty
     QString select;           ///< node to select and centre on
-    QStringList tags;         ///< "NAME=POLICY" applied before the screenshot (not saved)
+    QStringList tags; ///< "NAME=POLICY": headless, applied before the screenshot (not saved);
+                      ///< in a window, applied as the user's edits (saved), tagDelayMs apart
+    int tagDelayMs = 0;
+    QString restore
+        = QStringLiteral("ask"); ///< a crashed session's work: "ask", "yes" (restore) or "no" (discard)
     bool activationOffloading = false; ///< torch 2.x's enable_activation_offloading
     QString expand;           ///< "all", or a group label to expand
     QSize windowSize{1600, 1000};

@@ -10,12 +10,14 @@
 #include "document/plan_export.h"
 #include "explain/plan_file_reader.h"
 #include "explain/plan_run.h"
+#include "model/atomic_write.h"
 #include "model/policy_names.h"
 #include "window/export_actions.h"
 #include "window/main_window.h"
 #include "window/process_memory.h"
 
 #include <QApplication>
+#include <QBuffer>
 #include <QFileInfo>
 
 #include <algorithm>
@@ -147,8 +149,18 @@ void HeadlessSession::queueScreenshotSteps()
     then([this] {
         QApplication::processEvents();
         const QPixmap picture = (m_shotWidget ? m_shotWidget : m_window)->grab();
-        if (!picture.save(m_options.screenshot)) {
-            fail(QStringLiteral("cannot write %1").arg(m_options.screenshot));
+        // Encoded in memory, then written atomically: a killed run never leaves half a picture.
+        QByteArray bytes;
+        QBuffer buffer(&bytes);
+        buffer.open(QIODevice::WriteOnly);
+        const QByteArray format = QFileInfo(m_options.screenshot).suffix().toLatin1();
+        if (!picture.save(&buffer, format.isEmpty() ? "PNG" : format.constData())) {
+            fail(QStringLiteral("%1: cannot encode the picture as %2")
+                     .arg(m_options.screenshot, QString::fromLatin1(format)));
+            return;
+        }
+        if (const QString error = writeFileAtomic(m_options.screenshot, bytes); !error.isEmpty()) {
+            fail(error);
             return;
         }
         std::printf("wrote %s (%dx%d)\n", qPrintable(m_options.screenshot), picture.width(), picture.height());

@@ -6,6 +6,7 @@
 #include "window/preferences_dialog.h"
 #include "window/settings.h"
 #include "window/tag_actions.h"
+#include "window/window_geometry.h"
 #include "canvas/busy_overlay.h"
 #include "canvas/empty_canvas.h"
 #include "canvas/find_bar.h"
@@ -91,6 +92,7 @@ MainWindow::MainWindow(QWidget* parent)
     resize(1500, 950);
     if (const QByteArray geometry = Settings::windowGeometry(); !geometry.isEmpty())
         restoreGeometry(geometry);
+    keepOnScreen(this); // saved on a larger screen, or the default size on a small one
     if (const QByteArray state = Settings::windowState(); !state.isEmpty())
         restoreState(state, Settings::kWindowStateVersion);
     updateActions();
@@ -367,7 +369,8 @@ void MainWindow::createDocks()
     m_partitionPanel = new PartitionPanel(m_document, m_selection, this);
     auto* partitionDock = new QDockWidget(tr("Partition"), this);
     partitionDock->setObjectName(QStringLiteral("PartitionDock"));
-    partitionDock->setWidget(m_partitionPanel);
+    // The tallest dock: it scrolls rather than make the window taller than a 768-pixel screen.
+    partitionDock->setWidget(scrollableWhenShort(m_partitionPanel));
     addDockWidget(Qt::LeftDockWidgetArea, partitionDock);
 
     // One analyst answers the inspector's what-ifs and the Compare dock (one prepared graph).
@@ -594,7 +597,7 @@ void MainWindow::dropEvent(QDropEvent* event)
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
-    m_document->saveProject();
+    m_document->endSession(); // saves, and the next open offers no recovery
     if (m_interactive) {
         Settings::setWindowGeometry(saveGeometry());
         Settings::setWindowState(saveState(Settings::kWindowStateVersion));
