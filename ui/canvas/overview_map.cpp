@@ -4,7 +4,6 @@
 #include "canvas/graph_scene.h"
 #include "canvas/graph_view.h"
 #include "canvas/overview_picture.h"
-#include "model/background_priority.h"
 
 #include <QMouseEvent>
 #include <QPainter>
@@ -90,8 +89,9 @@ void OverviewMap::render()
     const quint64 generation = ++*m_latest;
     m_rendering = true;
     QPointer<OverviewMap> self(this);
+    // At the GUI thread's priority, unlike other background work: painting may start threads in
+    // Qt's raster pool, which the GUI thread waits for when it paints.
     m_pool.start([self, source, pixels, dpr, generation, latest = m_latest] {
-        lowerThreadPriority();
         const QImage image
             = renderOverview(*source, pixels, dpr, [&] { return latest->load() != generation; });
         QMetaObject::invokeMethod(

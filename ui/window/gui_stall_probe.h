@@ -7,22 +7,31 @@
 #include <QString>
 #include <QTimer>
 
+#include <vector>
+
 namespace remat::ui {
 
 /// Measures how long the GUI thread stays away from its event loop: a 1 ms timer on the thread
 /// notes the time between its ticks, and the longest gap is the longest the window could not
-/// react to the user. On Linux the time the thread was ready but waited for a CPU (its run-queue
-/// delay, /proc/thread-self/schedstat) is told apart: that is the machine's load; the rest, the
-/// busy part, is ours (running, or blocked on a lock, a wait or a page read from disk).
+/// react to the user. On Linux each gap is split (schedstat, the thread's CPU clock) into the
+/// time the thread ran, waited for a CPU, or was blocked. Waiting for a CPU is the machine's
+/// load, and so is the time it was blocked while the threads serving it waited for a CPU: Qt's
+/// raster engine hands large fills to its own pool and waits for it. Those serving threads are
+/// the process's other threads at the GUI thread's priority (our background work runs lower,
+/// see lowerThreadPriority(); the overview map's painter does not, so that the raster pool's
+/// threads it starts are not lower either, and its waits may excuse a stretch it overlaps). The
+/// rest, the busy part, is ours: running, or blocked on anything else (a lock, a page from disk).
 class GuiStallProbe : public QObject {
     Q_OBJECT
 public:
     struct Stall {
         double wallMs = 0; ///< between two returns to the event loop
-        double waitingMs = 0; ///< of which the thread waited for a CPU
-        double runningMs = 0; ///< of which it ran (the rest it was blocked: a lock, a page from disk)
+        double runningMs = 0; ///< of which the thread ran
+        double waitingMs = 0; ///< of which it waited for a CPU
+        double helpersWaitingMs = 0; ///< of which it was blocked while its helpers waited for a CPU
         double atMs = 0; ///< when the stall ended, from the start of its phase
-        double busyMs() const { return wallMs - waitingMs; }
+        double blockedMs() const { return wallMs - runningMs - waitingMs; }
+        double busyMs() const { return wallMs - waitingMs - helpersWaitingMs; }
     };
     struct Phase {
         QString name;
@@ -38,26 +47,34 @@ public:
     void beginPhase(const QString& name);
     void endPhase();
     const QList<Phase>& phases() const { return m_phases; }
-    /// Whether the run-queue delay is known; without it, waitingMs stays 0 (all of a stall is busy).
+    /// Whether waiting for a CPU can be told apart; without it (not Linux) all of a stall is busy.
     bool seesRunQueue() const { return m_schedstat >= 0; }
-    /// One line: the phase's longest busy stall, what of it was waiting, and the longest wall stall.
+    /// One line: the phase's longest busy stall and how its time splits, and the longest by the clock.
     static QString describe(const Phase& phase);
 
 private:
-    void tick();
-    struct ThreadTimes {
-        double runningMs = 0;
+    struct Helper {
+        int tid = 0;
+        int schedstat = -1;
         double waitingMs = 0;
     };
-    /// The thread's time on a CPU and on a run queue so far (0 where unknown).
-    ThreadTimes threadTimes() const;
+    void tick();
+    /// Finds the threads at the GUI thread's priority (a thread pool starts them on demand).
+    void findHelpers();
+    /// The helpers' run-queue delay since the last call.
+    double helpersWaitedMs();
+    void closeHelpers();
 
     QTimer m_timer;
     QElapsedTimer m_clock;
     qint64 m_phaseStartNs = 0;
     qint64 m_lastNs = 0;
-    ThreadTimes m_last;
-    int m_schedstat = -1; ///< file descriptor of this thread's schedstat
+    double m_lastRunningMs = 0;
+    double m_lastWaitingMs = 0;
+    int m_schedstat = -1; ///< file descriptor of the GUI thread's schedstat
+    int m_tid = 0;
+    std::vector<Helper> m_helpers;
+    int m_ticksSinceScan = 0;
     QList<Phase> m_phases;
 };
 
