@@ -17,9 +17,10 @@
 
 #include <QAction>
 #include <QComboBox>
-#include <QPushButton>
 #include <QPainter>
+#include <QPushButton>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QStyleOptionGraphicsItem>
 #include <QTemporaryDir>
 #include <QTest>
@@ -314,6 +315,15 @@ private Q_SLOTS:
         const auto graph = w.document()->graph();
         QVERIFY(!graph->groups.empty());
         QVERIFY2(w.canvas()->scene()->boxCount() < 80, "a summary, not 4k boxes");
+        // The status bar says what was collapsed, and how to open it.
+        const QString message = w.statusBar()->currentMessage();
+        QVERIFY2(message.contains(
+                     QStringLiteral("%1 nodes, too many to show one by one, collapsed into %2 groups: "
+                                    "double-click one, or View > Expand All Groups (%3)")
+                         .arg(graph->size())
+                         .arg(graph->groups.roots.size())
+                         .arg(graph->groups.method)),
+            qPrintable(message));
         // Finding a node inside a collapsed group expands it.
         const NodeId n = graph->graph.find("bmm_40");
         QVERIFY(n != kNoNode);

@@ -3,6 +3,7 @@
 
 #include "budget/plan_from_saved.h"
 #include "graph/error.h"
+#include "model/background_priority.h"
 #include "model/budget_session_cache.h"
 
 #include <QPointer>
@@ -66,6 +67,7 @@ void ParetoSweeper::start(
             Qt::QueuedConnection);
     };
     m_pool.start([graph, options, settings, generation, cancel = m_cancel, sessions = m_sessions, post] {
+        lowerThreadPriority(); // the sweep's threads on every core inherit it
         bool cancelled = false;
         try {
             const auto start = std::chrono::steady_clock::now();

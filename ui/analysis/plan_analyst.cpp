@@ -4,6 +4,7 @@
 #include "explain/plan_file_reader.h"
 #include "explain/plan_run.h"
 #include "explain/recorded_plan.h"
+#include "model/background_priority.h"
 
 #include <atomic>
 #include <chrono>
@@ -113,6 +114,7 @@ void PlanAnalyst::analyseNode(const PlanRequest& request, NodeId node)
     ++m_pending;
     QPointer<PlanAnalyst> self(this);
     m_pool.start([self, graph = m_graph, runners = m_runners, request, node, generation] {
+        lowerThreadPriority();
         if (runners->latestNode != generation) { // the user has moved on to another node
             finish(self, [](PlanAnalyst&) {});
             return;
@@ -181,6 +183,7 @@ void PlanAnalyst::compare(const PlanRequest& current, const PlanChoice& a, const
     ++m_pending;
     QPointer<PlanAnalyst> self(this);
     m_pool.start([self, graph = m_graph, runners = m_runners, current, a, b, generation] {
+        lowerThreadPriority();
         if (runners->latestCompare != generation) {
             finish(self, [](PlanAnalyst&) {});
             return;

@@ -2,6 +2,7 @@
 #include "analysis/plan_profiler.h"
 
 #include "budget/plan_from_saved.h"
+#include "model/background_priority.h"
 #include "model/budget_outcome.h"
 #include "model/budget_session_cache.h"
 
@@ -44,6 +45,7 @@ void PlanProfiler::profile(LoadedGraphPtr graph, PartitionOutcomePtr outcome, in
     ++m_pending;
     QPointer<PlanProfiler> self(this);
     m_pool.start([self, graph, outcome, slot, label, generation, sessions = m_sessions] {
+        lowerThreadPriority();
         auto job = std::make_shared<Job>();
         job->graph = graph;
         auto out = std::make_shared<PlanProfile>();
@@ -96,6 +98,7 @@ void PlanProfiler::requestLiveAt(int step)
     ++m_pending;
     QPointer<PlanProfiler> self(this);
     m_pool.start([self, job, step] {
+        lowerThreadPriority();
         std::vector<LiveTensor> tensors = job->session->simulator().liveAt(*job->result, step);
         QMetaObject::invokeMethod(
             self,

@@ -33,6 +33,16 @@ QPolygonF arrowHead(const QPointF& base, const QPointF& tip)
 
 } // namespace
 
+EdgeShape edgeShape(const EdgeGeometry& geometry)
+{
+    EdgeShape shape;
+    shape.path = curvePath(geometry.curve);
+    const QPointF base = geometry.curve.empty() ? geometry.arrowTip : geometry.curve.back();
+    shape.arrow = arrowHead(base, geometry.arrowTip);
+    shape.bounds = shape.path.boundingRect().united(shape.arrow.boundingRect()).adjusted(-4, -4, 4, 4);
+    return shape;
+}
+
 std::unique_ptr<CanvasContent> buildCanvas(const CanvasState* state, std::shared_ptr<const ViewGraph> view, LayoutResult layout)
 {
     auto content = std::make_unique<CanvasContent>();
@@ -56,9 +66,7 @@ std::unique_ptr<CanvasContent> buildCanvas(const CanvasState* state, std::shared
     }
     content->edges.reserve(v.edges.size());
     for (std::size_t e = 0; e < v.edges.size(); ++e) {
-        const EdgeGeometry& g = layout.edges[e];
-        const QPointF base = g.curve.empty() ? g.arrowTip : g.curve.back();
-        auto* item = new EdgeItem(state, static_cast<int>(e), curvePath(g.curve), arrowHead(base, g.arrowTip));
+        auto* item = new EdgeItem(state, static_cast<int>(e), edgeShape(layout.edges[e]));
         item->setParentItem(root);
         content->edges.push_back(item);
     }

@@ -19,6 +19,9 @@ struct CanvasContent {
     std::vector<EdgeItem*> edges;       ///< per view edge
 };
 
+/// An edge's spline and arrowhead as the canvas draws them.
+EdgeShape edgeShape(const EdgeGeometry& geometry);
+
 /// Creates the items of a laid-out view (hotspot's flame graph pattern: items are plain objects
 /// until the GUI thread adds the root to the scene). `state` is only stored, never read here.
 std::unique_ptr<CanvasContent> buildCanvas(const CanvasState* state, std::shared_ptr<const ViewGraph> view,

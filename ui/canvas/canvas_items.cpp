@@ -2,6 +2,7 @@
 #include "canvas/canvas_items.h"
 
 #include "canvas/canvas_metrics.h"
+#include "canvas/far_out_painting.h"
 #include "model/node_text.h"
 
 #include <QFontMetricsF>
@@ -20,7 +21,6 @@ constexpr double kTiny = 0.12;
 constexpr double kNameOnly = 0.2;
 constexpr double kFullText = 0.62;
 constexpr double kStrongFill = 0.45;
-constexpr double kDimmed = 0.55;
 
 /// A font whose on-screen size stays about `screenPixels` at this zoom, within limits.
 QFont scaledFont(const QFont& base, double lod, double screenPixels, double maxPixels)
@@ -29,7 +29,6 @@ QFont scaledFont(const QFont& base, double lod, double screenPixels, double maxP
     f.setPixelSize(static_cast<int>(std::clamp(screenPixels / lod, static_cast<double>(base.pixelSize()), maxPixels)));
     return f;
 }
-constexpr double kHalo = 4;
 
 double levelOfDetail(const QPainter* painter)
 {
@@ -130,64 +129,20 @@ BoxItem::BoxItem(const CanvasState* state, int viewItem, const QRectF& rect)
 QRectF BoxItem::boundingRect() const
 {
     // Above the box: the tag chip, which grows when zoomed out; right and below: the card shadow.
-    return m_rect.adjusted(-kHalo - 2, -24, kHalo + 6, kHalo + 6);
+    return m_rect.adjusted(-kHaloMargin - 2, -24, kHaloMargin + 6, kHaloMargin + 6);
 }
 
 bool BoxItem::dimmed() const
 {
-    return m_state->anyHighlight && m_state->highlightOf(m_viewItem) == Highlight::None && !isSelected();
+    return isDimmed(*m_state, m_viewItem, isSelected());
 }
 
 void BoxItem::paintHalo(QPainter* painter, double lod) const
 {
-    const Highlight h = m_state->highlightOf(m_viewItem);
-    QColor colour;
-    if (flashingNow())
-        colour = m_state->palette.flash;
-    else if (isSelected() || h == Highlight::Focus)
-        colour = m_state->palette.selection;
-    else if (h == Highlight::Producer)
-        colour = m_state->palette.producers;
-    else if (h == Highlight::Consumer)
-        colour = m_state->palette.consumers;
-    else
-        return;
-    // Stays visible when zoomed far out: never thinner than 2.5 device pixels.
-    const double width = std::max(3.0, 2.5 / std::max(lod, 0.01));
-    painter->setBrush(Qt::NoBrush);
-    painter->setPen(QPen(colour, width));
-    painter->drawRoundedRect(m_rect.adjusted(-kHalo / 2 - 1, -kHalo / 2 - 1, kHalo / 2 + 1, kHalo / 2 + 1), 6, 6);
+    remat::ui::paintHalo(painter, m_rect, haloColour(*m_state, m_viewItem, isSelected(), flashingNow()), lod);
 }
 
 // ---------------------------------------------------------------- NodeItem
-
-namespace {
-
-/// The fill of a node while two plans are compared: what each saves, the rest washed out.
-/// A device partition's colour: distinct hues, repeating after ten.
-QColor devicePartitionColour(int partition)
-{
-    static const QColor hues[] = {{31, 119, 180}, {255, 127, 14}, {44, 160, 44},  {214, 39, 40},  {148, 103, 189},
-                                  {140, 86, 75},  {227, 119, 194}, {127, 127, 127}, {188, 189, 34}, {23, 190, 207}};
-    return hues[static_cast<std::size_t>(partition) % std::size(hues)];
-}
-
-QColor planColour(const CanvasPalette& pal, CanvasState::PlanSide side)
-{
-    switch (side) {
-    case CanvasState::OnlyA:
-        return pal.planAOnly;
-    case CanvasState::OnlyB:
-        return pal.planBOnly;
-    case CanvasState::InBoth:
-        return pal.planBoth;
-    case CanvasState::InNeither:
-        break;
-    }
-    return QColor(0xf2, 0xf2, 0xf2);
-}
-
-} // namespace
 
 NodeItem::NodeItem(const CanvasState* state, int viewItem, NodeId node, const QRectF& rect)
     : BoxItem(state, viewItem, rect)
@@ -197,43 +152,29 @@ NodeItem::NodeItem(const CanvasState* state, int viewItem, NodeId node, const QR
 
 void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*)
 {
-    const CanvasPalette& pal = m_state->palette;
     const double lod = levelOfDetail(painter);
-    const auto flags = m_state->flags(m_node);
-    const CheckpointPolicy tag = m_state->tag(m_node);
-    const Region region = m_state->graph->region(m_node);
-    const bool removed = flags & (DceRemoved | CseMerged);
-    QColor fill = pal.regionFill(region);
-    if (removed)
-        fill = QColor(0xf4, 0xf4, 0xf4);
     if (dimmed())
-        painter->setOpacity(kDimmed);
+        painter->setOpacity(kDimmedOpacity);
+    if (lod < kTiny) {
+        // A few pixels per node: one colour says it all, decision first.
+        paintNodeFarOut(painter, *m_state, m_node, m_rect, lod);
+        paintHalo(painter, lod);
+        return;
+    }
+
+    const CanvasPalette& pal = m_state->palette;
+    const auto flags = m_state->flags(m_node);
+    const bool removed = flags & (DceRemoved | CseMerged);
+    QColor fill = removed ? QColor(0xf4, 0xf4, 0xf4) : pal.regionFill(m_state->graph->region(m_node));
 
     // Comparing plans or showing a device split: the fill says which plan saves the node, or which
     // partition holds it, at every zoom.
     const bool comparing = m_state->comparingPlans() || m_state->showingDevices();
     const int partition = m_state->devicePartitionOf(m_node);
     const bool inSomething = m_state->comparingPlans() ? m_state->planSide(m_node) != CanvasState::InNeither : partition >= 0;
-    const QColor overrideFill = !m_state->comparingPlans() ? (partition >= 0 ? devicePartitionColour(partition) : QColor(0xf2, 0xf2, 0xf2))
-                                                           : planColour(pal, m_state->planSide(m_node));
-    if (lod < kTiny) {
-        // A few pixels per node: one colour says it all, decision first.
-        QColor colour = fill.darker(118);
-        if (comparing)
-            colour = overrideFill;
-        else if (flags & Saved)
-            colour = pal.saved;
-        else if (flags & Recomputed)
-            colour = pal.recomputed;
-        painter->fillRect(m_rect, colour);
-        if (tag != CheckpointPolicy::None) {
-            painter->setPen(QPen(pal.tagColour(tag), 3.0 / lod));
-            painter->setBrush(Qt::NoBrush);
-            painter->drawRect(m_rect);
-        }
-        paintHalo(painter, lod);
-        return;
-    }
+    const QColor overrideFill = !m_state->comparingPlans()
+        ? (partition >= 0 ? devicePartitionColour(partition) : QColor(0xf2, 0xf2, 0xf2))
+        : planColour(pal, m_state->planSide(m_node));
 
     // Zoomed out, a decided node is filled with its decision's colour so that it shows at a
     // glance; closer in, the fill is the region and the decision is a frame and a badge.
@@ -398,35 +339,25 @@ void GroupItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidge
     const CanvasPalette& pal = m_state->palette;
     const double lod = levelOfDetail(painter);
     const Group& group = m_state->graph->groups.group(m_group);
-    const GroupStats stats = static_cast<std::size_t>(m_group) < m_state->groupStats.size()
-        ? m_state->groupStats[static_cast<std::size_t>(m_group)]
-        : GroupStats{};
-    const QColor fill = pal.regionFill(group.side == Side::Forward ? Region::Forward : Region::Backward);
+    const GroupStats stats = groupStatsOf(*m_state, m_group);
     if (dimmed())
-        painter->setOpacity(kDimmed);
-
-    // A stack of cards: this box stands for many.
-    painter->setPen(QPen(fill.darker(170), 1));
-    painter->setBrush(fill.darker(112));
-    painter->drawRoundedRect(m_rect.translated(5, 5), 6, 6);
-    painter->setBrush(fill);
-    painter->setPen(QPen(fill.darker(190), stats.tagged > 0 ? 1.5 : 1.2));
-    painter->drawRoundedRect(m_rect, 6, 6);
+        painter->setOpacity(kDimmedOpacity);
 
     const QRectF inner = m_rect.adjusted(10, 8, -10, -8);
     if (lod < 0.5) {
-        // Zoomed out: a title that stays readable, and a taller bar.
-        const QFont font = scaledFont(titleFont(), lod, 10, inner.height() * 0.45);
-        const QRectF title(inner.left(), inner.top(), inner.width(), inner.height() * 0.5);
+        // Zoomed out: a taller bar, and a title that stays readable.
+        paintGroupFarOut(painter, *m_state, m_group, m_rect);
         if (lod >= kTiny) {
+            const QFont font = scaledFont(titleFont(), lod, 10, inner.height() * 0.45);
+            const QRectF title(inner.left(), inner.top(), inner.width(), inner.height() * 0.5);
             painter->setFont(font);
             painter->setPen(Qt::black);
             painter->drawText(title, Qt::AlignLeft | Qt::AlignVCenter, QFontMetricsF(font).elidedText(group.label, Qt::ElideRight, title.width()));
         }
-        paintBar(painter, QRectF(inner.left(), inner.top() + inner.height() * 0.56, inner.width(), inner.height() * 0.44), stats);
         paintHalo(painter, lod);
         return;
     }
+    paintGroupCards(painter, *m_state, m_group, m_rect);
     painter->setPen(Qt::black);
     painter->setFont(titleFont());
     const QString count = QStringLiteral("%1 nodes").arg(group.members.size());
@@ -448,7 +379,7 @@ void GroupItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidge
     painter->setPen(QColor(0x22, 0x22, 0x22));
     painter->drawText(QRectF(inner.left(), inner.top() + 22, inner.width(), 16), Qt::AlignLeft | Qt::AlignVCenter,
                       detailMetrics().elidedText(facts.join(QStringLiteral(" · ")), Qt::ElideRight, inner.width()));
-    paintBar(painter, QRectF(inner.left(), inner.bottom() - 22, inner.width(), 16), stats);
+    paintGroupBar(painter, *m_state, QRectF(inner.left(), inner.bottom() - 22, inner.width(), 16), stats);
     if (stats.tagged > 0) {
         const QRectF chip(m_rect.left() + 10, m_rect.top() - 9, 58, 15);
         painter->setPen(QPen(pal.tagRecompute, 1.5));
@@ -458,49 +389,6 @@ void GroupItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidge
         painter->drawText(chip, Qt::AlignCenter, QStringLiteral("%1 tagged").arg(stats.tagged));
     }
     paintHalo(painter, lod);
-}
-
-void GroupItem::paintBar(QPainter* painter, const QRectF& bar, const GroupStats& stats) const
-{
-    // Green: saved bytes against the largest sibling; purple strip: share of nodes recomputed;
-    // yellow tick: values only PyTorch's reference saves.
-    const CanvasPalette& pal = m_state->palette;
-    painter->setPen(Qt::NoPen);
-    painter->setBrush(QColor(255, 255, 255, 210));
-    painter->drawRect(bar);
-    const double strip = std::max(bar.height() * 0.28, 2.0);
-    const QRectF bytes(bar.left(), bar.top(), bar.width() * stats.savedShare, bar.height() - strip);
-    painter->setBrush(pal.saved);
-    painter->drawRect(bytes);
-    if (stats.nodes > 0 && stats.recomputed > 0) {
-        painter->setBrush(pal.recomputed);
-        painter->drawRect(QRectF(bar.left(), bar.bottom() - strip, std::max(2.0, bar.width() * stats.recomputed / stats.nodes), strip));
-    }
-    if (m_state->showingDevices() && !stats.perDevicePartition.empty()) {
-        // The group's split: one segment per device partition, as long as its share of the members.
-        double x = bar.left();
-        for (std::size_t p = 0; p < stats.perDevicePartition.size(); ++p) {
-            const double w = bar.width() * stats.perDevicePartition[p] / std::max(stats.nodes, 1);
-            painter->setBrush(devicePartitionColour(static_cast<int>(p)));
-            painter->drawRect(QRectF(x, bar.top(), w, bar.height()));
-            x += w;
-        }
-    } else if (m_state->comparingPlans()) {
-        // Two ticks at the right end: how many values only A (blue) and only B (orange) save.
-        const double unit = bar.width() / std::max(stats.nodes, 1);
-        const double a = stats.onlyA > 0 ? std::max(4.0, unit * stats.onlyA) : 0;
-        const double b = stats.onlyB > 0 ? std::max(4.0, unit * stats.onlyB) : 0;
-        painter->setBrush(pal.planAOnly);
-        painter->drawRect(QRectF(bar.right() - a - b, bar.top(), a, bar.height()));
-        painter->setBrush(pal.planBOnly);
-        painter->drawRect(QRectF(bar.right() - b, bar.top(), b, bar.height()));
-    } else if (m_state->compareWithReference && stats.referenceOnly > 0) {
-        painter->setBrush(pal.referenceOnly);
-        painter->drawRect(QRectF(bar.right() - 6, bar.top(), 6, bar.height()));
-    }
-    painter->setBrush(Qt::NoBrush);
-    painter->setPen(QPen(QColor(0, 0, 0, 60), 1));
-    painter->drawRect(bar);
 }
 
 bool GroupItem::flashingNow() const
@@ -527,13 +415,7 @@ QRectF ClusterItem::headerRect() const
 void ClusterItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*)
 {
     const Group& group = m_state->graph->groups.group(m_group);
-    QColor tint = m_state->palette.regionFill(group.side == Side::Forward ? Region::Forward : Region::Backward);
-    tint.setAlpha(90);
-    // Solid: Qt dashes the whole outline even where it is clipped away, and a frame around a
-    // range of blocks is tens of thousands of pixels long.
-    painter->setPen(QPen(tint.darker(260), 1.2));
-    painter->setBrush(tint);
-    painter->drawRoundedRect(m_rect, 8, 8);
+    paintClusterFrame(painter, *m_state, m_group, m_rect);
     const double lod = levelOfDetail(painter);
     if (lod < kTiny)
         return;
@@ -545,12 +427,10 @@ void ClusterItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWid
 
 // ---------------------------------------------------------------- EdgeItem
 
-EdgeItem::EdgeItem(const CanvasState* state, int viewEdge, const QPainterPath& path, const QPolygonF& arrow)
+EdgeItem::EdgeItem(const CanvasState* state, int viewEdge, EdgeShape shape)
     : m_state(state)
     , m_viewEdge(viewEdge)
-    , m_path(path)
-    , m_arrow(arrow)
-    , m_bounds(path.boundingRect().united(arrow.boundingRect()).adjusted(-4, -4, 4, 4))
+    , m_shape(std::move(shape))
 {
     setZValue(1);
 }
@@ -559,73 +439,12 @@ QPainterPath EdgeItem::shape() const
 {
     QPainterPathStroker stroker;
     stroker.setWidth(6);
-    return stroker.createStroke(m_path);
+    return stroker.createStroke(m_shape.path);
 }
 
 void EdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*)
 {
-    const CanvasPalette& pal = m_state->palette;
-    const ViewEdge& edge = m_state->view->edges[static_cast<std::size_t>(m_viewEdge)];
-    const double lod = levelOfDetail(painter);
-
-    bool saved = false;
-    bool recomputed = false;
-    if (edge.role == EdgeRole::Across) {
-        for (NodeId n : edge.sources) {
-            const auto f = m_state->flags(n);
-            saved = saved || (f & Saved);
-            recomputed = recomputed || (f & Recomputed);
-        }
-    }
-    QColor colour = edge.role == EdgeRole::Down ? pal.edgeForward : edge.role == EdgeRole::Up ? pal.edgeBackward : pal.edgeAcross;
-    double width = 1.3;
-    Qt::PenStyle style = Qt::SolidLine;
-    if (saved) {
-        colour = pal.saved;
-        width = 2.4;
-    } else if (recomputed) {
-        colour = pal.recomputed;
-        width = 2;
-        // Dashing costs per dash along the whole path, clipped or not: long edges stay solid.
-        constexpr double kLongestDashed = 1500;
-        if (std::max(m_bounds.width(), m_bounds.height()) < kLongestDashed)
-            style = Qt::DashLine;
-    }
-    const Highlight from = m_state->highlightOf(edge.from);
-    const Highlight to = m_state->highlightOf(edge.to);
-    if (to == Highlight::Focus && from != Highlight::None) {
-        colour = pal.producers;
-        width = 3.5;
-    } else if (from == Highlight::Focus && to != Highlight::None) {
-        colour = pal.consumers;
-        width = 3.5;
-    } else if (m_state->anyHighlight) {
-        colour.setAlpha(70);
-    }
-    // An edge between far-apart blocks (a forward value saved for the backward) is a faint
-    // hairline until one of its ends is selected: the picture stays readable, and a one-pixel
-    // pen is clipped segment by segment instead of stroking the whole long spline.
-    constexpr double kFarApart = 2500;
-    const bool highlighted = to == Highlight::Focus || from == Highlight::Focus;
-    if (!highlighted && std::max(m_bounds.width(), m_bounds.height()) > kFarApart) {
-        colour.setAlpha(std::min(colour.alpha(), 120));
-        QPen hairline(colour, 1, Qt::SolidLine);
-        hairline.setCosmetic(true);
-        painter->setPen(hairline);
-        painter->setBrush(Qt::NoBrush);
-        painter->drawPath(m_path);
-        return;
-    }
-    // Far out, keep lines at least a device pixel wide (more for saved values and highlights).
-    const double minimumOnScreen = width > 1.5 ? 1.6 : 0.9;
-    painter->setPen(QPen(colour, std::max(width, minimumOnScreen / lod), style));
-    painter->setBrush(Qt::NoBrush);
-    painter->drawPath(m_path);
-    if (lod >= 0.2 && !m_arrow.isEmpty()) {
-        painter->setPen(Qt::NoPen);
-        painter->setBrush(colour);
-        painter->drawPolygon(m_arrow);
-    }
+    paintEdge(painter, *m_state, m_viewEdge, m_shape, levelOfDetail(painter));
 }
 
 } // namespace remat::ui

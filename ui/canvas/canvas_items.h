@@ -2,6 +2,7 @@
 #pragma once
 
 #include "canvas/canvas_state.h"
+#include "canvas/far_out_painting.h"
 
 #include <QGraphicsItem>
 #include <QPainterPath>
@@ -69,7 +70,6 @@ public:
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
 private:
-    void paintBar(QPainter* painter, const QRectF& bar, const GroupStats& stats) const;
     bool flashingNow() const override;
     int m_group;
 };
@@ -95,19 +95,17 @@ private:
 class EdgeItem final : public QGraphicsItem {
 public:
     enum { Type = EdgeItemType }; // for qgraphicsitem_cast
-    EdgeItem(const CanvasState* state, int viewEdge, const QPainterPath& path, const QPolygonF& arrow);
+    EdgeItem(const CanvasState* state, int viewEdge, EdgeShape shape);
     int type() const override { return Type; }
     int viewEdge() const { return m_viewEdge; }
-    QRectF boundingRect() const override { return m_bounds; }
+    QRectF boundingRect() const override { return m_shape.bounds; }
     QPainterPath shape() const override;
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
 private:
     const CanvasState* m_state;
     int m_viewEdge;
-    QPainterPath m_path;
-    QPolygonF m_arrow;
-    QRectF m_bounds;
+    EdgeShape m_shape;
 };
 
 /// Parent of everything on the canvas, so that a whole picture built on a worker thread is

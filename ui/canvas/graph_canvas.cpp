@@ -47,7 +47,7 @@ GraphCanvas::GraphCanvas(GraphDocument* document, NodeSelection* selection, QWid
     m_findBar->hide();
     m_view->setScene(m_scene);
     m_view->useTiles(m_scene);
-    m_overview = new OverviewMap(m_view, m_view);
+    m_overview = new OverviewMap(m_view, m_scene, m_view);
     m_legend = new CanvasLegend(m_view);
     connect(m_legend, &CanvasLegend::foldedChanged, this, [this] { placeOverlays(); });
     m_busy = new BusyOverlay(this);
@@ -68,7 +68,7 @@ GraphCanvas::GraphCanvas(GraphDocument* document, NodeSelection* selection, QWid
     connect(m_busy, &BusyOverlay::cancelRequested, this, &GraphCanvas::cancelLayout);
     connect(m_scene, &GraphScene::appearanceChanged, m_overview, &OverviewMap::invalidate);
     connect(m_scene, &GraphScene::appearanceChanged, m_view, &GraphView::dropTiles);
-    connect(m_scene, &GraphScene::areasRecoloured, m_overview, &OverviewMap::invalidateAreas);
+    connect(m_scene, &GraphScene::areasRecoloured, m_overview, &OverviewMap::invalidate);
     connect(m_scene, &QGraphicsScene::selectionChanged, this, &GraphCanvas::onSceneSelectionChanged);
     connect(m_scene, &GraphScene::groupExpandRequested, this, [this](int g) { setExpanded(g, true); });
     connect(m_scene, &GraphScene::groupCollapseRequested, this, [this](int g) { setExpanded(g, false); });

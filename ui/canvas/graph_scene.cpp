@@ -80,6 +80,12 @@ QRectF GraphScene::layoutBounds() const
     return m_content ? m_content->layout.bounds : QRectF();
 }
 
+std::shared_ptr<const LayoutResult> GraphScene::sharedLayout() const
+{
+    // Shares the content's ownership: the layout lives as long as a reader holds it.
+    return m_content ? std::shared_ptr<const LayoutResult>(m_content, &m_content->layout) : nullptr;
+}
+
 BoxItem* GraphScene::boxForNode(NodeId n) const
 {
     if (!m_content || n < 0 || static_cast<std::size_t>(n) >= m_content->view->itemOfNode.size())

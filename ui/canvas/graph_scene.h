@@ -28,6 +28,8 @@ public:
     bool hasContent() const { return m_content != nullptr; }
     const ViewGraph* view() const { return m_content ? m_content->view.get() : nullptr; }
     QRectF layoutBounds() const;
+    /// The shown picture's layout, kept alive for readers on other threads (the overview map).
+    std::shared_ptr<const LayoutResult> sharedLayout() const;
 
     /// The box showing a node (its own, or its collapsed group's); null when not shown.
     BoxItem* boxForNode(NodeId n) const;

@@ -1,18 +1,21 @@
 // SPDX-License-Identifier: MIT
 #include "canvas/overview_map.h"
 
+#include "canvas/graph_scene.h"
 #include "canvas/graph_view.h"
-#include "canvas/scene_tile_cache.h"
+#include "canvas/overview_picture.h"
 
-#include <QGraphicsScene>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QPointer>
 
 namespace remat::ui {
 
-OverviewMap::OverviewMap(GraphView* view, QWidget* parent)
+OverviewMap::OverviewMap(GraphView* view, GraphScene* scene, QWidget* parent)
     : QWidget(parent)
     , m_view(view)
+    , m_scene(scene)
+    , m_latest(std::make_shared<std::atomic<quint64>>(0))
 {
     setCursor(Qt::PointingHandCursor);
     setToolTip(tr("Overview: click or drag to move the view"));
@@ -20,25 +23,23 @@ OverviewMap::OverviewMap(GraphView* view, QWidget* parent)
     m_renderTimer.setInterval(150); // recolours come in bursts while tagging
     connect(&m_renderTimer, &QTimer::timeout, this, &OverviewMap::render);
     connect(view, &GraphView::visibleAreaChanged, this, qOverload<>(&QWidget::update));
+    m_pool.setMaxThreadCount(1);
+}
+
+OverviewMap::~OverviewMap()
+{
+    ++*m_latest; // a render in flight stops at its next check
+    m_pool.waitForDone();
 }
 
 void OverviewMap::invalidate()
 {
-    m_wholeDirty = true;
-    m_dirtyAreas.clear();
-    m_renderTimer.start();
-}
-
-void OverviewMap::invalidateAreas(const QList<QRectF>& areas)
-{
-    if (!m_wholeDirty)
-        m_dirtyAreas.append(areas);
     m_renderTimer.start();
 }
 
 void OverviewMap::updateSize(int maxSide)
 {
-    const QRectF r = m_view->scene() ? m_view->scene()->sceneRect() : QRectF();
+    const QRectF r = m_scene->sceneRect();
     if (r.isEmpty()) {
         resize(maxSide, maxSide / 2);
         return;
@@ -49,64 +50,78 @@ void OverviewMap::updateSize(int maxSide)
     resize(w, h);
 }
 
-QRectF OverviewMap::imageRect() const
+QRectF OverviewMap::sceneRect() const
 {
-    if (m_sceneRect.isEmpty())
+    return m_scene->hasContent() ? m_scene->sceneRect() : QRectF();
+}
+
+QRectF OverviewMap::imageRect(const QRectF& sceneRect) const
+{
+    if (sceneRect.isEmpty())
         return {};
     const QRectF area = QRectF(rect()).adjusted(3, 3, -3, -3);
-    const double s = std::min(area.width() / m_sceneRect.width(), area.height() / m_sceneRect.height());
-    const QSizeF size(m_sceneRect.width() * s, m_sceneRect.height() * s);
+    const double s = std::min(area.width() / sceneRect.width(), area.height() / sceneRect.height());
+    const QSizeF size(sceneRect.width() * s, sceneRect.height() * s);
     return QRectF(area.center() - QPointF(size.width() / 2, size.height() / 2), size);
 }
 
 void OverviewMap::render()
 {
-    QGraphicsScene* scene = m_view->scene();
-    if (!scene)
-        return;
-    if (!m_wholeDirty && !m_image.isNull() && m_sceneRect == scene->sceneRect()) {
-        renderAreas(std::exchange(m_dirtyAreas, {}));
+    if (isHidden())
+        return; // drawn when shown
+    if (m_rendering) {
+        m_again = true;
         return;
     }
-    m_wholeDirty = false;
-    m_dirtyAreas.clear();
-    m_sceneRect = scene->sceneRect();
-    const QRectF target = imageRect();
-    if (target.isEmpty())
+    const QRectF scene = sceneRect();
+    const QRectF target = imageRect(scene);
+    auto source = std::make_shared<OverviewSource>();
+    source->layout = m_scene->sharedLayout();
+    if (target.isEmpty() || !source->layout) {
+        m_image = QImage();
+        update();
         return;
+    }
+    source->state = m_scene->state(); // a copy: the scene goes on changing meanwhile
+    source->sceneRect = scene;
     const qreal dpr = devicePixelRatioF();
-    m_image = QImage((target.size() * dpr).toSize(), QImage::Format_ARGB32_Premultiplied);
-    m_image.setDevicePixelRatio(dpr);
-    m_image.fill(Qt::white);
-    QPainter painter(&m_image);
-    painter.setRenderHint(QPainter::Antialiasing);
-    renderSceneArea(scene, &painter, QRectF(QPointF(0, 0), target.size()), m_sceneRect);
-    update();
+    const QSize pixels = (target.size() * dpr).toSize();
+    const quint64 generation = ++*m_latest;
+    m_rendering = true;
+    QPointer<OverviewMap> self(this);
+    // At the GUI thread's priority, unlike other background work: painting may start threads in
+    // Qt's raster pool, which the GUI thread waits for when it paints.
+    m_pool.start([self, source, pixels, dpr, generation, latest = m_latest] {
+        const QImage image
+            = renderOverview(*source, pixels, dpr, [&] { return latest->load() != generation; });
+        QMetaObject::invokeMethod(
+            self,
+            [self, generation, image, scene = source->sceneRect] {
+                if (self)
+                    self->onRendered(generation, image, scene);
+            },
+            Qt::QueuedConnection);
+    });
 }
 
-void OverviewMap::renderAreas(const QList<QRectF>& areas)
+void OverviewMap::onRendered(quint64 generation, const QImage& image, const QRectF& sceneRect)
 {
-    // A recolour touches a few boxes: redraw the image pixels under each, not the whole scene.
-    const QRectF target = imageRect();
-    if (target.isEmpty())
-        return;
-    const double scale = target.width() / m_sceneRect.width() * m_image.devicePixelRatio();
-    QPainter painter(&m_image);
-    painter.setRenderHint(QPainter::Antialiasing);
-    painter.scale(1 / m_image.devicePixelRatio(), 1 / m_image.devicePixelRatio()); // device pixels
-    for (const QRectF& area : areas) {
-        const QRectF mapped((area.left() - m_sceneRect.left()) * scale, (area.top() - m_sceneRect.top()) * scale,
-            area.width() * scale, area.height() * scale);
-        const QRect pixels = mapped.toAlignedRect().adjusted(-1, -1, 1, 1).intersected(m_image.rect());
-        if (pixels.isEmpty())
-            continue;
-        const QRectF source(m_sceneRect.left() + pixels.left() / scale, m_sceneRect.top() + pixels.top() / scale,
-            pixels.width() / scale, pixels.height() / scale);
-        painter.setClipRect(pixels);
-        painter.fillRect(pixels, Qt::white);
-        renderSceneArea(m_view->scene(), &painter, QRectF(pixels), source);
+    m_rendering = false;
+    if (generation == m_latest->load() && !image.isNull()) {
+        m_image = image;
+        m_imageSceneRect = sceneRect;
+        update();
     }
-    update();
+    if (m_again) {
+        m_again = false;
+        m_renderTimer.start();
+    }
+}
+
+void OverviewMap::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    invalidate();
 }
 
 void OverviewMap::paintEvent(QPaintEvent*)
@@ -115,15 +130,17 @@ void OverviewMap::paintEvent(QPaintEvent*)
     p.setPen(QColor(0, 0, 0, 90));
     p.setBrush(QColor(255, 255, 255, 235));
     p.drawRect(rect().adjusted(0, 0, -1, -1));
-    const QRectF target = imageRect();
-    if (m_image.isNull() || target.isEmpty())
+    const QRectF scene = sceneRect();
+    const QRectF target = imageRect(scene);
+    // A picture of another scene (a new layout on its way) would misplace the frame: none yet.
+    if (m_image.isNull() || target.isEmpty() || m_imageSceneRect != scene)
         return;
     p.drawImage(target, m_image);
     // The visible part of the scene, mapped into the map.
     const QRectF visible = m_view->mapToScene(m_view->viewport()->rect()).boundingRect();
-    const double s = target.width() / m_sceneRect.width();
-    QRectF frame((visible.left() - m_sceneRect.left()) * s + target.left(), (visible.top() - m_sceneRect.top()) * s + target.top(),
-                 visible.width() * s, visible.height() * s);
+    const double s = target.width() / scene.width();
+    QRectF frame((visible.left() - scene.left()) * s + target.left(),
+        (visible.top() - scene.top()) * s + target.top(), visible.width() * s, visible.height() * s);
     frame = frame.intersected(target);
     p.setPen(QPen(QColor(0x1f, 0x6f, 0xe5), 1.5));
     p.setBrush(QColor(0x1f, 0x6f, 0xe5, 40));
@@ -132,11 +149,13 @@ void OverviewMap::paintEvent(QPaintEvent*)
 
 void OverviewMap::centreViewAt(const QPointF& pos)
 {
-    const QRectF target = imageRect();
+    const QRectF scene = sceneRect();
+    const QRectF target = imageRect(scene);
     if (target.isEmpty())
         return;
-    const double s = m_sceneRect.width() / target.width();
-    m_view->centerOn(QPointF((pos.x() - target.left()) * s + m_sceneRect.left(), (pos.y() - target.top()) * s + m_sceneRect.top()));
+    const double s = scene.width() / target.width();
+    m_view->centerOn(
+        QPointF((pos.x() - target.left()) * s + scene.left(), (pos.y() - target.top()) * s + scene.top()));
 }
 
 void OverviewMap::mousePressEvent(QMouseEvent* event)

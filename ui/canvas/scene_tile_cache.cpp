@@ -141,9 +141,11 @@ void SceneTileCache::invalidate(const QList<QRectF>& sceneAreas)
             if (tile.intersects(area))
                 cached->stale.append(area.intersected(tile));
         }
-        constexpr int kMostPatches = 32; // beyond this, repainting the whole tile is as quick
+        // Beyond this many patches repainting the whole tile is as quick; piece by piece, so
+        // that one step stays short.
+        constexpr int kMostPatches = 32;
         if (cached->stale.size() > kMostPatches)
-            cached->stale = {tile};
+            cached->stale = piecesOf(placeOf(k));
     }
 }
 
@@ -160,6 +162,19 @@ int SceneTileCache::piecesPerSide(int level)
     return level >= -2 ? 2 : 4;
 }
 
+QList<QRectF> SceneTileCache::piecesOf(const Place& p)
+{
+    const int n = piecesPerSide(p.level);
+    const QRectF source = sceneRectOf(p);
+    const double piece = source.width() / n;
+    QList<QRectF> pieces;
+    for (int row = 0; row < n; ++row) {
+        for (int column = 0; column < n; ++column)
+            pieces.append(QRectF(source.left() + column * piece, source.top() + row * piece, piece, piece));
+    }
+    return pieces;
+}
+
 bool SceneTileCache::bring(const Place& p, const QElapsedTimer& clock, double budgetMs)
 {
     const quint64 k = key(p.level, p.x, p.y);
@@ -171,13 +186,7 @@ bool SceneTileCache::bring(const Place& p, const QElapsedTimer& clock, double bu
         tile = new Tile;
         tile->image = QImage(kTileSize, kTileSize, QImage::Format_ARGB32_Premultiplied);
         tile->image.fill(Qt::white);
-        const int n = piecesPerSide(p.level);
-        const double piece = source.width() / n;
-        for (int row = 0; row < n; ++row) {
-            for (int column = 0; column < n; ++column)
-                tile->pieces.append(
-                    QRectF(source.left() + column * piece, source.top() + row * piece, piece, piece));
-        }
+        tile->pieces = piecesOf(p);
         m_tiles.insert(k, tile, kTileSize * kTileSize * 4 / 1024);
         tile = m_tiles.object(k);
         if (!tile)
@@ -273,9 +282,11 @@ bool SceneTileCache::paint(
     painter->setRenderHint(QPainter::SmoothPixmapTransform);
     for (const Place& p : placesOver(level, visible)) {
         if (!ready(p)) {
-            const bool small = smallPatch(p);
-            if (small || static_cast<double>(timer.nsecsElapsed()) * 1e-6 < budgetMs)
-                bring(p, timer, small ? 1e9 : budgetMs);
+            // A few changed boxes (a click) are repainted beyond the budget, so that they show
+            // in this frame; a recolour of hundreds spreads over the next frames.
+            const double allowed = smallPatch(p) ? std::max(budgetMs, kPatchBudgetMs) : budgetMs;
+            if (static_cast<double>(timer.nsecsElapsed()) * 1e-6 < allowed)
+                bring(p, timer, allowed);
         }
         if (ready(p)) {
             painter->drawImage(

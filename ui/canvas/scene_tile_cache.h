@@ -72,13 +72,16 @@ private:
     /// The tiles of `level` over `sceneArea`, nearest its centre first.
     static QList<Place> placesOver(int level, const QRectF& sceneArea);
     static int piecesPerSide(int level);
+    /// The tile's area in the pieces it is rendered (or repainted whole) in, one a step.
+    static QList<QRectF> piecesOf(const Place& p);
     /// Renders the tile's missing pieces and repaints its stale areas, one at least, more while
     /// `clock` is within `budgetMs`. True when work was done.
     bool bring(const Place& p, const QElapsedTimer& clock, double budgetMs);
     bool ready(const Place& p);
-    /// A few boxes changed in a drawn tile (a selection, a recolour): repainted at once,
-    /// whatever the budget, so that the change shows in this frame.
+    /// A few boxes changed in a drawn tile (a selection, a recolour): repainted in this frame,
+    /// past the frame's budget up to kPatchBudgetMs, so that the change shows at once.
     bool smallPatch(const Place& p);
+    static constexpr double kPatchBudgetMs = 16;
     /// Draws a missing or stale tile's area from a cached coarser or finer level.
     void drawStandIn(QPainter* painter, const QTransform& sceneToDevice, const Place& p);
 

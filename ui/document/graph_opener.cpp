@@ -5,6 +5,7 @@
 #include "install/data_dir.h"
 #include "io/graph_loader.h"
 #include "io/torch_trace.h"
+#include "model/background_priority.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -103,6 +104,7 @@ void GraphOpener::open(const QString& path, const QString& traceGraph)
             Qt::QueuedConnection);
     };
     QThreadPool::globalInstance()->start([path, traceGraph, ticket, latest, report, deliver] {
+        lowerThreadPriority();
         deliver(load(path, traceGraph, ticket, latest, report));
     });
 }

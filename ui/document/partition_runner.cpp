@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "document/partition_runner.h"
 
+#include "model/background_priority.h"
 #include "model/budget_outcome.h"
 #include "model/budget_session_cache.h"
 #include "model/timing_log.h"
@@ -49,6 +50,7 @@ void PartitionRunner::start(const PartitionRequest& request, std::uint64_t gener
     QPointer<PartitionRunner> self(this);
     // Back to the GUI thread with a queued call, not a QFuture continuation (see GraphOpener::open).
     m_pool.start([self, graph, request, generation, sessions = m_sessions] {
+        lowerThreadPriority();
         qCDebug(lcTiming, "%9.2f partition %llu starts", timingClockMs(), static_cast<unsigned long long>(generation));
         PartitionOutcomePtr outcome = request.budget
             ? runBudgetPartition(graph, *sessions, request.options, *request.budget, generation)

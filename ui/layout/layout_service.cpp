@@ -3,6 +3,7 @@
 
 #include "layout/view_graph.h"
 #include "layout/view_layout.h"
+#include "model/background_priority.h"
 
 #include <QElapsedTimer>
 #include <QLoggingCategory>
@@ -116,6 +117,7 @@ quint64 LayoutService::request(LoadedGraphPtr graph, std::vector<char> expanded,
     };
     // Back on the GUI thread through a queued call, not a QFuture continuation (see GraphOpener::open).
     m_pool.start([self, ticket, job = std::move(job)]() mutable {
+        lowerThreadPriority();
         JobResult result = job();
         QMetaObject::invokeMethod(
             self,

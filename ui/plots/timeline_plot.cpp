@@ -76,6 +76,9 @@ TimelinePlot::TimelinePlot(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
     m_plot->setObjectName(QStringLiteral("TimelineCustomPlot"));
+    // A replot asks for a paint instead of painting at once: repaint() would paint every dirty
+    // widget of the window (the canvas too) inside the plan change that caused the replot.
+    m_plot->setPlottingHint(QCP::phImmediateRefresh, false);
     m_plot->setMouseTracking(true);
     m_plot->setInteractions(QCP::iRangeZoom | QCP::iRangeDrag);
     m_plot->axisRect()->setRangeZoom(Qt::Horizontal);

@@ -13,6 +13,7 @@
 #include "model/atomic_write.h"
 #include "model/policy_names.h"
 #include "window/export_actions.h"
+#include "window/gui_stall_probe.h"
 #include "window/main_window.h"
 #include "window/process_memory.h"
 
@@ -335,6 +336,10 @@ void HeadlessSession::measureTags(NodeId node)
 
 void HeadlessSession::queueMeasureSteps()
 {
+    // The longest the GUI thread stays away from its event loop, per part of the run.
+    auto probe = std::make_shared<GuiStallProbe>();
+    auto phase = [this, probe](const QString& name) { then([probe, name] { probe->beginPhase(name); }); };
+    phase(QStringLiteral("cold open"));
     openAndMeasure(QStringLiteral("cold open"));
     // A node to tag: the named one, else the largest saved value (so that the tag matters).
     auto node = std::make_shared<NodeId>(kNoNode);
@@ -359,6 +364,7 @@ void HeadlessSession::queueMeasureSteps()
         }
         std::printf("  tagging %s (%s)\n", qPrintable(g->label(*node).name), qPrintable(g->label(*node).size));
     });
+    phase(QStringLiteral("expand its group"));
     auto revealed = std::make_shared<double>(-1);
     then([=, this] {
         // Selecting a node inside a collapsed group expands the group: time until it is drawn.
@@ -377,12 +383,21 @@ void HeadlessSession::queueMeasureSteps()
         // The tag steps need the node chosen above: insert them before the remaining steps.
         auto saved = std::move(m_steps);
         m_steps.clear();
+        phase(QStringLiteral("tags"));
         measureTags(*node);
+        phase(QStringLiteral("what-if, sweep, plot clicks"));
         measurePictures(*node);
         for (auto& s : saved)
             m_steps.push_back(std::move(s));
     });
+    phase(QStringLiteral("reopen"));
     openAndMeasure(QStringLiteral("reopen (layout cache warm)"));
+    then([probe] {
+        probe->endPhase();
+        std::printf("GUI thread\n");
+        for (const GuiStallProbe::Phase& p : probe->phases())
+            std::printf("  %s\n", qPrintable(GuiStallProbe::describe(p)));
+    });
 }
 
 } // namespace remat::ui

@@ -502,11 +502,23 @@ void MainWindow::onOpened()
     m_graphLabel->setText(tr("%1 nodes").arg(graph->size()));
     updateTitle();
     updateActions();
-    statusBar()->showMessage(tr("Opened %1 in %2 ms (%3)")
-                                 .arg(graph->displayName)
-                                 .arg((graph->loadSeconds + graph->analysisSeconds) * 1000, 0, 'f', 0)
-                                 .arg(graph->groups.empty() ? tr("shown whole") : tr("groups: %1").arg(graph->groups.method)),
-                             8000);
+    const QString opened = tr("Opened %1 in %2 ms")
+                               .arg(graph->displayName)
+                               .arg((graph->loadSeconds + graph->analysisSeconds) * 1000, 0, 'f', 0);
+    if (!graph->groups.empty() && graph->size() > GraphCanvas::kExpandedUpTo) {
+        // Too many nodes to show one by one: say what was collapsed and how to open it.
+        statusBar()->showMessage(
+            tr("%1: %2 nodes, too many to show one by one, collapsed into %3 groups: double-click "
+               "one, or View > Expand All Groups (%4)")
+                .arg(opened, QString::number(graph->size()), QString::number(graph->groups.roots.size()),
+                    graph->groups.method),
+            30000);
+    } else {
+        statusBar()->showMessage(
+            tr("%1 (%2)").arg(opened,
+                graph->groups.empty() ? tr("shown whole") : tr("groups: %1").arg(graph->groups.method)),
+            8000);
+    }
     Q_EMIT graphOpened();
 }
 

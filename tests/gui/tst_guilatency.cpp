@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: MIT
+// The GUI never blocks: the real main window opens the largest sample and gpt_n96 (17k nodes),
+// lays them out, expands everything, re-partitions on tags, switches to the memory budget (with
+// its sweep), moves the budget slider, picks a plan on the trade-off plot, and shows the memory
+// timeline and the plan comparison, while a probe measures the longest stretch the GUI thread
+// stays away from its event loop. Each phase's worst must stay under 100 ms.
+#include "analysis/plan_analyst.h"
+#include "analysis/plan_profiler.h"
+#include "canvas/graph_canvas.h"
+#include "canvas/graph_scene.h"
+#include "canvas/overview_map.h"
+#include "devices/devices_dock.h"
+#include "document/graph_document.h"
+#include "document/graph_opener.h"
+#include "document/node_selection.h"
+#include "gui_test_support.h"
+#include "main_window_test_support.h"
+#include "model/budget_outcome.h"
+#include "panels/budget_controls.h"
+#include "panels/compare_panel.h"
+#include "panels/pareto_panel.h"
+#include "panels/partition_panel.h"
+#include "panels/plan_choice_editor.h"
+#include "panels/timeline_panel.h"
+#include "plots/pareto_plot.h"
+#include "plots/timeline_plot.h"
+#include "window/gui_stall_probe.h"
+#include "window/main_window.h"
+#include "window/tag_actions.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QDir>
+#include <QDockWidget>
+#include <QEventLoop>
+#include <QSlider>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+#include <qcustomplot.h>
+
+#include <functional>
+
+using namespace remat;
+using namespace remat::ui;
+using namespace remat::ui::test;
+
+namespace {
+
+/// What the user may wait for at most before the window reacts.
+constexpr double kMaxStallMs = 100;
+
+/// Runs the event loop, as the app does (no sleeps between checks), until `done` or the timeout.
+bool runUntil(const std::function<bool()>& done, int timeoutMs = kTimeoutMs)
+{
+    bool reached = done();
+    if (reached)
+        return true;
+    QEventLoop loop;
+    QTimer check;
+    QObject::connect(&check, &QTimer::timeout, &loop, [&] {
+        reached = done();
+        if (reached)
+            loop.quit();
+    });
+    check.start(5);
+    QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
+    loop.exec();
+    return reached;
+}
+
+/// Lets the event loop run for `ms`, as between a user's key presses.
+void runFor(int ms)
+{
+    QEventLoop loop;
+    QTimer::singleShot(ms, &loop, &QEventLoop::quit);
+    loop.exec();
+}
+
+QString largestSample()
+{
+    const QFileInfoList samples = QDir(QStringLiteral(REMAT_SOURCE_DIR "/samples"))
+                                      .entryInfoList({QStringLiteral("*.json")}, QDir::Files, QDir::Size);
+    return samples.isEmpty() ? QString() : samples.first().absoluteFilePath();
+}
+
+QAction* actionNamed(const MainWindow& w, const QString& text)
+{
+    for (QAction* a : w.findChildren<QAction*>()) {
+        if (a->text() == text)
+            return a;
+    }
+    return nullptr;
+}
+
+QDockWidget* showDock(MainWindow& w, const char* name)
+{
+    auto* dock = w.findChild<QDockWidget*>(QLatin1String(name));
+    if (dock) {
+        dock->show();
+        dock->raise();
+    }
+    return dock;
+}
+
+/// Saved call_function nodes of the current plan, largest first: tagging them changes the plan.
+std::vector<NodeId> savedComputations(const MainWindow& w, std::size_t count)
+{
+    const LoadedGraphPtr graph = w.document()->graph();
+    std::vector<NodeId> nodes;
+    for (NodeId n : w.document()->outcome()->result->savedValues) {
+        if (graph->graph.node(n).op == NodeOp::CallFunction)
+            nodes.push_back(n);
+    }
+    std::stable_sort(nodes.begin(), nodes.end(),
+        [&](NodeId a, NodeId b) { return graph->bytesOf(a) > graph->bytesOf(b); });
+    nodes.resize(std::min(nodes.size(), count));
+    return nodes;
+}
+
+/// What keeps the window busy, for failure messages.
+QByteArray busyParts(const MainWindow& w)
+{
+    QStringList parts;
+    if (w.opener()->isBusy())
+        parts << QStringLiteral("opening");
+    if (w.canvas()->isLayoutBusy())
+        parts << QStringLiteral("layout");
+    if (w.canvas()->hasPendingWork() && !w.canvas()->isLayoutBusy())
+        parts << QStringLiteral("overview map");
+    if (w.document()->isPartitioning())
+        parts << QStringLiteral("partitioning");
+    if (w.paretoPanel()->sweeper()->isRunning())
+        parts << QStringLiteral("sweep");
+    if (w.timelinePanel()->profiler()->isBusy())
+        parts << QStringLiteral("timeline");
+    if (w.comparePanel()->analyst()->isBusy())
+        parts << QStringLiteral("plan analyst");
+    if (w.devicesDock()->isBusy())
+        parts << QStringLiteral("devices");
+    return (QStringLiteral("busy: ") + parts.join(QLatin1String(", "))).toUtf8();
+}
+
+/// Pixels that are not (nearly) white: what the mini-map drew.
+int inkedPixels(const QImage& image)
+{
+    int inked = 0;
+    for (int y = 0; y < image.height(); ++y) {
+        for (int x = 0; x < image.width(); ++x)
+            inked += qGray(image.pixel(x, y)) < 235;
+    }
+    return inked;
+}
+
+bool swept(const MainWindow& w)
+{
+    const ParetoSnapshotPtr s = w.paretoPanel()->plot()->snapshot();
+    return idle(w) && s && s->finished;
+}
+
+double planBudget(const MainWindow& w)
+{
+    const PartitionOutcomePtr o = w.document()->outcome();
+    return o && o->budget ? o->budget->plan->budget : -1;
+}
+
+} // namespace
+
+class TestGuiLatency : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { test::isolate(); }
+
+    void staysResponsive_data()
+    {
+        QTest::addColumn<QString>("source");
+        QTest::addRow("largest sample") << largestSample();
+        QTest::addRow("gpt_n96") << test::oraclePath("gpt_n96.json");
+    }
+
+    void staysResponsive()
+    {
+        QFETCH(QString, source);
+        QVERIFY2(!source.isEmpty() && QFileInfo::exists(source),
+            qPrintable(QStringLiteral("missing graph: ") + source));
+        QTemporaryDir dir;
+        const QString path = test::copyInto(dir, source);
+
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        w.canvas()->setOverviewVisible(true);
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        GuiStallProbe probe;
+
+        probe.beginPhase(QStringLiteral("open and lay out"));
+        w.openFile(path);
+        QVERIFY2(runUntil([&] { return idle(w); }), busyParts(w));
+
+        probe.beginPhase(QStringLiteral("expand all"));
+        QAction* expandAll = actionNamed(w, QStringLiteral("E&xpand All Groups"));
+        QVERIFY(expandAll);
+        QVERIFY2(expandAll->isEnabled(), "both graphs open as a summary of groups");
+        expandAll->trigger();
+        QVERIFY2(runUntil([&] { return idle(w); }), busyParts(w));
+        const LoadedGraphPtr graph = w.document()->graph();
+        for (std::size_t i = 0; i < graph->size(); ++i) {
+            const auto n = static_cast<NodeId>(i);
+            const BoxItem* shown = w.canvas()->scene()->boxForNode(n);
+            // Every node is its own box now (the output node has none).
+            QVERIFY(graph->region(n) == Region::Output || (shown && shown->type() == NodeItemType));
+        }
+
+        // A user selects a saved node on the canvas and presses R: the plan is made again live.
+        const std::vector<NodeId> nodes = savedComputations(w, 30);
+        QVERIFY(nodes.size() >= 4);
+        QAction* mustRecompute = w.tagActions()->actions()[2];
+        probe.beginPhase(QStringLiteral("tag one node"));
+        BoxItem* box = w.canvas()->scene()->boxForNode(nodes.front());
+        QVERIFY(box);
+        box->setSelected(true);
+        mustRecompute->trigger();
+        QVERIFY2(
+            runUntil([&] { return idle(w) && !w.document()->outcome()->result->isSaved(nodes.front()); }),
+            busyParts(w));
+
+        // Then tags more, as fast as one presses keys: every tag re-partitions and recolours.
+        probe.beginPhase(QStringLiteral("tag nodes quickly"));
+        for (std::size_t i = 1; i < nodes.size(); ++i) {
+            w.selection()->selectNode(nodes[i], NodeSelection::Origin::Canvas);
+            mustRecompute->trigger();
+            runFor(25);
+        }
+        QVERIFY2(runUntil([&] { return idle(w); }), busyParts(w));
+        QCOMPARE(w.document()->userOverrides().size(), nodes.size());
+
+        probe.beginPhase(QStringLiteral("budget partitioner and sweep"));
+        QComboBox* partitioner = w.partitionPanel()->partitionerBox();
+        partitioner->setCurrentIndex(partitioner->findData(QStringLiteral("budget")));
+        QVERIFY2(runUntil([&] { return swept(w); }), busyParts(w));
+
+        probe.beginPhase(QStringLiteral("budget slider"));
+        QSlider* slider = w.partitionPanel()->budgetControls()->slider();
+        for (int value : {45, 40, 35, 30, 25, 20}) {
+            slider->setValue(value);
+            runFor(30);
+        }
+        QVERIFY2(runUntil([&] { return idle(w) && planBudget(w) == 0.2; }), busyParts(w));
+
+        probe.beginPhase(QStringLiteral("pick a plan on the trade-off plot"));
+        ParetoPlot* plot = w.paretoPanel()->plot();
+        const int low = plot->lowestPeakPoint();
+        QVERIFY(low >= 0);
+        const QPoint at = plot->pixelOf(low, false).toPoint();
+        const int picked = plot->pointAt(at); // plans may share a pixel: any of them
+        QVERIFY(picked >= 0);
+        const double target = plot->snapshot()->result.points[static_cast<std::size_t>(picked)].budget;
+        QTest::mouseClick(plot->plot(), Qt::LeftButton, {}, at);
+        QVERIFY2(runUntil([&] { return idle(w) && planBudget(w) == target; }), busyParts(w));
+
+        probe.beginPhase(QStringLiteral("memory timeline"));
+        showDock(w, "TimelineDock");
+        TimelinePanel* timeline = w.timelinePanel();
+        QVERIFY2(runUntil([&] {
+            return idle(w) && timeline->plot()->profile() && timeline->plot()->profile()->ok();
+        }),
+            busyParts(w));
+        timeline->showStep(timeline->plot()->profile()->profile.peakStep);
+        QVERIFY2(
+            runUntil([&] { return idle(w) && timeline->liveList()->topLevelItemCount() > 0; }), busyParts(w));
+
+        auto* overview = w.canvas()->findChild<OverviewMap*>();
+        QVERIFY(overview && overview->isVisible());
+        const QImage decisions = overview->grab().toImage();
+        QVERIFY2(inkedPixels(decisions) > 500, "the mini-map shows the picture");
+
+        probe.beginPhase(QStringLiteral("compare plans"));
+        QDockWidget* compareDock = showDock(w, "CompareDock");
+        QVERIFY(compareDock);
+        ComparePanel* compare = w.comparePanel();
+        PlanChoice other;
+        other.kind = PlanChoice::Kind::Budget;
+        other.budget = 0.05;
+        compare->sideB()->setChoice(other);
+        compare->compareNow();
+        QVERIFY2(runUntil([&] {
+            return idle(w) && compare->pair() && compare->pair()->labelB.contains(QStringLiteral("0.05"));
+        }),
+            busyParts(w));
+        QVERIFY(w.canvas()->scene()->state().comparingPlans());
+        QVERIFY2(overview->grab().toImage() != decisions, "the mini-map follows the recolour");
+        compareDock->hide(); // the canvas takes its decision colours back
+        QVERIFY2(runUntil([&] { return idle(w); }), busyParts(w));
+        probe.endPhase();
+
+        qInfo("%s: %zu nodes, %zu boxes on the canvas%s", qPrintable(QFileInfo(source).fileName()),
+            w.document()->graph()->size(), w.canvas()->scene()->boxCount(),
+            probe.seesRunQueue() ? "" : " (run-queue delay unknown: every stall counts as busy)");
+        for (const GuiStallProbe::Phase& phase : probe.phases())
+            qInfo("  %s", qPrintable(GuiStallProbe::describe(phase)));
+        for (const GuiStallProbe::Phase& phase : probe.phases())
+            QVERIFY2(phase.worst.busyMs() < kMaxStallMs, qPrintable(GuiStallProbe::describe(phase)));
+    }
+};
+
+QTEST_MAIN(TestGuiLatency)
+#include "tst_guilatency.moc"
