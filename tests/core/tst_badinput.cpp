@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Every broken input of tests/data/bad/ (listed in its MANIFEST.tsv with the message it must get),
 // plus the ones too large to check in (a 1 GB file, a 2-million-node graph) made here.
+#include "../bad_corpus_manifest.h"
 #include "budget/device_profile.h"
 #include "graph/error.h"
 #include "io/file_text.h"
@@ -18,35 +19,11 @@
 #include <unistd.h>
 
 using namespace remat;
+using remat::test::BadCase;
+using remat::test::badCorpusManifest;
+using remat::test::kBadDir;
 
 namespace {
-
-const QString kBadDir = QStringLiteral(REMAT_TEST_DATA_DIR "/bad");
-
-struct Case {
-    QString
-        kind; // graph, plan, plan-names (names are checked against a graph: the CLI test), devices, project
-    QString file;
-    QString pattern;
-};
-
-QList<Case> manifest()
-{
-    QFile file(kBadDir + QStringLiteral("/MANIFEST.tsv"));
-    if (!file.open(QIODevice::ReadOnly))
-        qFatal("cannot read %s", qPrintable(file.fileName()));
-    QList<Case> cases;
-    for (const QByteArray& raw : file.readAll().split('\n')) {
-        const QString line = QString::fromUtf8(raw);
-        if (line.isEmpty() || line.startsWith(QLatin1Char('#')))
-            continue;
-        const QStringList fields = line.split(QLatin1Char('\t'));
-        if (fields.size() != 3)
-            qFatal("MANIFEST.tsv: expected kind<TAB>file<TAB>regex: %s", qPrintable(line));
-        cases.push_back({fields[0], fields[1], fields[2]});
-    }
-    return cases;
-}
 
 /// The reader's message for `path`, or "(accepted)" when it reads without complaint.
 QString readerMessage(const QString& kind, const std::string& path)
@@ -90,10 +67,10 @@ class TestBadInput : public QObject {
 private slots:
     void everyFileIsListed()
     {
-        const QList<Case> cases = manifest();
+        const QList<BadCase> cases = badCorpusManifest();
         QVERIFY2(cases.size() >= 80, qPrintable(QString::number(cases.size()) + QStringLiteral(" cases")));
         QStringList listed;
-        for (const Case& c : cases)
+        for (const BadCase& c : cases)
             listed << c.file;
         const QStringList helpers {QStringLiteral("README.md"), QStringLiteral("MANIFEST.tsv"),
             QStringLiteral("make_bad_inputs.py")};
@@ -109,7 +86,7 @@ private slots:
         QTest::addColumn<QString>("kind");
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("pattern");
-        for (const Case& c : manifest()) {
+        for (const BadCase& c : badCorpusManifest()) {
             if (c.kind != QLatin1String("project")) // the app reads those: tests/gui/tst_badprojectfiles.cpp
                 QTest::newRow(qPrintable(c.file)) << c.kind << c.file << c.pattern;
         }

@@ -2,6 +2,7 @@
 // The broken graph files of tests/data/bad/ (kind "graph" in MANIFEST.tsv), opened in the desktop
 // app as a user opens them: each gets the "Cannot open the graph" dialog with its own message
 // (the file, the place, what is wrong), the window stays usable, and nothing crashes.
+#include "../bad_corpus_manifest.h"
 #include "document/graph_document.h"
 #include "gui_test_support.h"
 #include "main_window_test_support.h"
@@ -18,13 +19,8 @@
 
 using namespace remat;
 using namespace remat::ui;
+using remat::test::kBadDir;
 using namespace remat::ui::test;
-
-namespace {
-
-const QString kBadDir = QStringLiteral(REMAT_TEST_DATA_DIR "/bad");
-
-} // namespace
 
 class TestBadGraphFiles : public QObject {
     Q_OBJECT
@@ -33,7 +29,7 @@ class TestBadGraphFiles : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
-        test::isolate();
+        remat::ui::test::isolate();
         m_window = std::make_unique<MainWindow>();
         m_window->show();
     }
@@ -44,15 +40,10 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("pattern");
-        QFile manifest(kBadDir + QStringLiteral("/MANIFEST.tsv"));
-        QVERIFY2(manifest.open(QIODevice::ReadOnly), qPrintable(manifest.fileName()));
         int rows = 0;
-        for (const QByteArray& raw : manifest.readAll().split('\n')) {
-            const QStringList fields = QString::fromUtf8(raw).split(QLatin1Char('\t'));
-            if (fields.size() == 3 && fields[0] == QLatin1String("graph")) {
-                QTest::newRow(qPrintable(fields[1])) << fields[1] << fields[2];
-                ++rows;
-            }
+        for (const remat::test::BadCase& c : remat::test::badCorpusManifest(QStringLiteral("graph"))) {
+            QTest::newRow(qPrintable(c.file)) << c.file << c.pattern;
+            ++rows;
         }
         QVERIFY2(rows >= 80, "MANIFEST.tsv lists the broken graph files");
     }

@@ -2,6 +2,7 @@
 // The broken project (.remat) files of tests/data/bad/ (kind "project" in MANIFEST.tsv), read through
 // ProjectFile's public API: each is refused with a message naming the file, or read without the
 // broken part; none crashes.
+#include "../bad_corpus_manifest.h"
 #include "document/project_file.h"
 #include "gui_test_support.h"
 
@@ -11,31 +12,21 @@
 
 using namespace remat;
 using namespace remat::ui;
-
-namespace {
-
-const QString kBadDir = QStringLiteral(REMAT_TEST_DATA_DIR "/bad");
-
-} // namespace
+using remat::test::kBadDir;
 
 class TestBadProjectFiles : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase() { test::isolate(); }
+    void initTestCase() { remat::ui::test::isolate(); }
 
     void eachIsRefusedOrReadSafely_data()
     {
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("pattern");
-        QFile manifest(kBadDir + QStringLiteral("/MANIFEST.tsv"));
-        QVERIFY2(manifest.open(QIODevice::ReadOnly), qPrintable(manifest.fileName()));
         int rows = 0;
-        for (const QByteArray& raw : manifest.readAll().split('\n')) {
-            const QStringList fields = QString::fromUtf8(raw).split(QLatin1Char('\t'));
-            if (fields.size() == 3 && fields[0] == QLatin1String("project")) {
-                QTest::newRow(qPrintable(fields[1])) << fields[1] << fields[2];
-                ++rows;
-            }
+        for (const remat::test::BadCase& c : remat::test::badCorpusManifest(QStringLiteral("project"))) {
+            QTest::newRow(qPrintable(c.file)) << c.file << c.pattern;
+            ++rows;
         }
         QVERIFY2(rows >= 10, "MANIFEST.tsv lists the project files");
     }
