@@ -130,10 +130,11 @@ private slots:
             {"MUST_RECOMPUTE", CheckpointPolicy::MustRecompute},
             {"PREFER_RECOMPUTE", CheckpointPolicy::PreferRecompute},
         };
-        for (const auto& [name, policy] : policies) {
+        for (const auto& entry : policies) {
+            const CheckpointPolicy policy = entry.second; // a plain local: clang 14 cannot capture bindings
             const auto count = std::count_if(graph.nodes().begin(), graph.nodes().end(),
                                              [&](const Node& n) { return n.meta.recompute == policy; });
-            QCOMPARE(int(count), tags.value(QLatin1String(name)).toInt(0));
+            QCOMPARE(int(count), tags.value(QLatin1String(entry.first)).toInt(0));
         }
     }
 
