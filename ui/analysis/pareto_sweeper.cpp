@@ -4,6 +4,7 @@
 #include "budget/plan_from_saved.h"
 #include "graph/error.h"
 #include "model/budget_session_cache.h"
+#include "model/thread_handoff.h"
 
 #include <QPointer>
 
@@ -57,15 +58,12 @@ void ParetoSweeper::start(
     ++m_running;
     QPointer<ParetoSweeper> self(this);
     auto post = [self](auto function) {
-        QMetaObject::invokeMethod(
-            self,
-            [self, function] {
-                if (self)
-                    function(*self);
-            },
-            Qt::QueuedConnection);
+        queueCall(self, [self, function] {
+            if (self)
+                function(*self);
+        });
     };
-    m_pool.start([graph, options, settings, generation, cancel = m_cancel, sessions = m_sessions, post] {
+    auto job = [graph, options, settings, generation, cancel = m_cancel, sessions = m_sessions, post] {
         bool cancelled = false;
         try {
             const auto start = std::chrono::steady_clock::now();
@@ -116,7 +114,8 @@ void ParetoSweeper::start(
             if (generation == s.m_generation)
                 Q_EMIT s.stopped(cancelled);
         });
-    });
+    };
+    startInPool(m_pool, std::move(job));
 }
 
 void ParetoSweeper::deliver(const ParetoSnapshotPtr& snapshot)

@@ -6,9 +6,9 @@
 #include "devices/devices_panel.h"
 #include "document/graph_document.h"
 #include "document/node_selection.h"
+#include "model/thread_handoff.h"
 
 #include <QLabel>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace remat::ui {
 
@@ -34,16 +34,15 @@ DevicesDock::DevicesDock(
             loadInput();
         applyColours();
     });
-    connect(
-        &m_loader, &QFutureWatcher<std::shared_ptr<const devices::DeviceSplitInput>>::finished, this, [this] {
-            const auto input = m_loader.result();
-            if (!input) {
-                m_panel->errorLabel()->setText(m_loadError);
-                m_panel->errorLabel()->show();
-                return;
-            }
-            m_panel->setInput(input);
-        });
+    connect(&m_loader, &QFutureWatcher<LoadedInput>::finished, this, [this] {
+        const LoadedInput loaded = m_loader.result();
+        if (!loaded.input) {
+            m_panel->errorLabel()->setText(loaded.error);
+            m_panel->errorLabel()->show();
+            return;
+        }
+        m_panel->setInput(loaded.input);
+    });
     connect(m_panel, &DevicesPanel::partitioned, this, [this](const QVector<int>& partitionOfNode) {
         m_partitionOfNode.assign(partitionOfNode.begin(), partitionOfNode.end());
         applyColours();
@@ -71,17 +70,16 @@ void DevicesDock::loadInput()
     // The splitter reads the file itself (its own graph: call_module nodes, the modules table).
     const std::string path = graph->path.toStdString();
     if (graph->path.startsWith(QLatin1Char(':'))) {
-        m_loadError = tr("The bundled sample cannot be split here: open a graph file (File > Open).");
-        m_loader.setFuture(
-            QtConcurrent::run([] { return std::shared_ptr<const devices::DeviceSplitInput>(); }));
+        const QString error = tr("The bundled sample cannot be split here: open a graph file (File > Open).");
+        m_loader.setFuture(runConcurrently([error] { return LoadedInput {nullptr, error}; }));
         return;
     }
-    m_loader.setFuture(QtConcurrent::run([this, path]() -> std::shared_ptr<const devices::DeviceSplitInput> {
+    // The job touches nothing of the dock: it may outlive it (a window closed while it reads).
+    m_loader.setFuture(runConcurrently([path]() -> LoadedInput {
         try {
-            return std::make_shared<const devices::DeviceSplitInput>(path);
+            return {std::make_shared<const devices::DeviceSplitInput>(path), {}};
         } catch (const std::exception& e) {
-            m_loadError = QString::fromUtf8(e.what()); // read by the GUI thread once the future is done
-            return nullptr;
+            return {nullptr, QString::fromUtf8(e.what())};
         }
     }));
 }

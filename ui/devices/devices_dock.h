@@ -40,8 +40,12 @@ private:
     GraphScene* m_scene;
     NodeSelection* m_selection;
     DevicesPanel* m_panel;
-    QFutureWatcher<std::shared_ptr<const devices::DeviceSplitInput>> m_loader;
-    QString m_loadError;
+    /// What the loading thread hands back: the splitter's input, or why there is none.
+    struct LoadedInput {
+        std::shared_ptr<const devices::DeviceSplitInput> input;
+        QString error;
+    };
+    QFutureWatcher<LoadedInput> m_loader;
     bool m_loadedForGraph = false;
     std::vector<int> m_partitionOfNode;
 };

@@ -3,6 +3,7 @@
 
 #include "model/budget_outcome.h"
 #include "model/budget_session_cache.h"
+#include "model/thread_handoff.h"
 #include "model/timing_log.h"
 
 #include <QPointer>
@@ -28,7 +29,7 @@ void PartitionRunner::setGraph(LoadedGraphPtr graph)
     m_waiting.reset();
     ++m_generation; // results for the previous graph are stale
     // Free the previous graph's budget session, on the thread that uses it, after any run in flight.
-    m_pool.start([sessions = m_sessions] { sessions->clear(); });
+    startInPool(m_pool, [sessions = m_sessions] { sessions->clear(); });
 }
 
 void PartitionRunner::request(const PartitionRequest& request)
@@ -48,19 +49,17 @@ void PartitionRunner::start(const PartitionRequest& request, std::uint64_t gener
     LoadedGraphPtr graph = m_graph;
     QPointer<PartitionRunner> self(this);
     // Back to the GUI thread with a queued call, not a QFuture continuation (see GraphOpener::open).
-    m_pool.start([self, graph, request, generation, sessions = m_sessions] {
+    startInPool(m_pool, [self, graph, request, generation, sessions = m_sessions] {
         qCDebug(lcTiming, "%9.2f partition %llu starts", timingClockMs(), static_cast<unsigned long long>(generation));
         PartitionOutcomePtr outcome = request.budget
             ? runBudgetPartition(graph, *sessions, request.options, *request.budget, generation)
             : runPartition(*graph, request.options, generation);
         qCDebug(lcTiming, "%9.2f partition %llu done (partitionGraph %.2f ms)", timingClockMs(),
                 static_cast<unsigned long long>(generation), outcome->seconds * 1000);
-        QMetaObject::invokeMethod(
-            self, [self, outcome] {
-                if (self)
-                    self->onFinished(outcome);
-            },
-            Qt::QueuedConnection);
+        queueCall(self, [self, outcome] {
+            if (self)
+                self->onFinished(outcome);
+        });
     });
 }
 
