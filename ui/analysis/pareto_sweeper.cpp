@@ -5,6 +5,7 @@
 #include "graph/error.h"
 #include "model/background_priority.h"
 #include "model/budget_session_cache.h"
+#include "model/thread_handoff.h"
 
 #include <QPointer>
 
@@ -58,15 +59,12 @@ void ParetoSweeper::start(
     ++m_running;
     QPointer<ParetoSweeper> self(this);
     auto post = [self](auto function) {
-        QMetaObject::invokeMethod(
-            self,
-            [self, function] {
-                if (self)
-                    function(*self);
-            },
-            Qt::QueuedConnection);
+        queueCall(self, [self, function] {
+            if (self)
+                function(*self);
+        });
     };
-    m_pool.start([graph, options, settings, generation, cancel = m_cancel, sessions = m_sessions, post] {
+    auto job = [graph, options, settings, generation, cancel = m_cancel, sessions = m_sessions, post] {
         lowerThreadPriority(); // the sweep's threads on every core inherit it
         bool cancelled = false;
         try {
@@ -118,7 +116,8 @@ void ParetoSweeper::start(
             if (generation == s.m_generation)
                 Q_EMIT s.stopped(cancelled);
         });
-    });
+    };
+    startInPool(m_pool, std::move(job));
 }
 
 void ParetoSweeper::deliver(const ParetoSnapshotPtr& snapshot)

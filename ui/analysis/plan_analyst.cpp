@@ -5,6 +5,7 @@
 #include "explain/plan_run.h"
 #include "explain/recorded_plan.h"
 #include "model/background_priority.h"
+#include "model/thread_handoff.h"
 
 #include <atomic>
 #include <chrono>
@@ -69,15 +70,12 @@ PlanAnalyst::~PlanAnalyst()
 
 void PlanAnalyst::finish(QPointer<PlanAnalyst> self, std::function<void(PlanAnalyst&)> function)
 {
-    QMetaObject::invokeMethod(
-        self,
-        [self, function = std::move(function)] {
-            if (!self)
-                return;
-            --self->m_pending;
-            function(*self);
-        },
-        Qt::QueuedConnection);
+    queueCall(self, [self, function = std::move(function)] {
+        if (!self)
+            return;
+        --self->m_pending;
+        function(*self);
+    });
 }
 
 void PlanAnalyst::setGraph(LoadedGraphPtr graph)
@@ -88,7 +86,7 @@ void PlanAnalyst::setGraph(LoadedGraphPtr graph)
     m_runners->latestNode = m_nodeGeneration;
     m_runners->latestCompare = m_compareGeneration;
     // Drop the previous graph's runners on the thread that uses them.
-    m_pool.start([runners = m_runners] {
+    startInPool(m_pool, [runners = m_runners] {
         runners->byEstimator.clear();
         runners->graph.reset();
     });
@@ -113,7 +111,7 @@ void PlanAnalyst::analyseNode(const PlanRequest& request, NodeId node)
     m_runners->latestNode = generation;
     ++m_pending;
     QPointer<PlanAnalyst> self(this);
-    m_pool.start([self, graph = m_graph, runners = m_runners, request, node, generation] {
+    startInPool(m_pool, [self, graph = m_graph, runners = m_runners, request, node, generation] {
         lowerThreadPriority();
         if (runners->latestNode != generation) { // the user has moved on to another node
             finish(self, [](PlanAnalyst&) {});
@@ -182,7 +180,7 @@ void PlanAnalyst::compare(const PlanRequest& current, const PlanChoice& a, const
     m_runners->latestCompare = generation;
     ++m_pending;
     QPointer<PlanAnalyst> self(this);
-    m_pool.start([self, graph = m_graph, runners = m_runners, current, a, b, generation] {
+    startInPool(m_pool, [self, graph = m_graph, runners = m_runners, current, a, b, generation] {
         lowerThreadPriority();
         if (runners->latestCompare != generation) {
             finish(self, [](PlanAnalyst&) {});

@@ -5,6 +5,7 @@
 #include "model/background_priority.h"
 #include "model/budget_outcome.h"
 #include "model/budget_session_cache.h"
+#include "model/thread_handoff.h"
 
 #include <QPointer>
 
@@ -34,7 +35,7 @@ void PlanProfiler::clear()
     m_current.reset();
     ++m_generation[0];
     ++m_generation[1];
-    m_pool.start([sessions = m_sessions] { sessions->clear(); });
+    startInPool(m_pool, [sessions = m_sessions] { sessions->clear(); });
 }
 
 void PlanProfiler::profile(LoadedGraphPtr graph, PartitionOutcomePtr outcome, int slot, const QString& label)
@@ -44,7 +45,7 @@ void PlanProfiler::profile(LoadedGraphPtr graph, PartitionOutcomePtr outcome, in
         return;
     ++m_pending;
     QPointer<PlanProfiler> self(this);
-    m_pool.start([self, graph, outcome, slot, label, generation, sessions = m_sessions] {
+    startInPool(m_pool, [self, graph, outcome, slot, label, generation, sessions = m_sessions] {
         lowerThreadPriority();
         auto job = std::make_shared<Job>();
         job->graph = graph;
@@ -74,19 +75,16 @@ void PlanProfiler::profile(LoadedGraphPtr graph, PartitionOutcomePtr outcome, in
         } catch (const std::exception& e) {
             out->error = QString::fromUtf8(e.what());
         }
-        QMetaObject::invokeMethod(
-            self,
-            [self, out, job, slot] {
-                if (!self)
-                    return;
-                --self->m_pending;
-                if (out->generation != self->m_generation[slot])
-                    return;
-                if (slot == 0)
-                    self->m_current = out->ok() ? job : nullptr;
-                Q_EMIT self->profiled(slot, out);
-            },
-            Qt::QueuedConnection);
+        queueCall(self, [self, out, job, slot] {
+            if (!self)
+                return;
+            --self->m_pending;
+            if (out->generation != self->m_generation[slot])
+                return;
+            if (slot == 0)
+                self->m_current = out->ok() ? job : nullptr;
+            Q_EMIT self->profiled(slot, out);
+        });
     });
 }
 
@@ -97,19 +95,16 @@ void PlanProfiler::requestLiveAt(int step)
         return;
     ++m_pending;
     QPointer<PlanProfiler> self(this);
-    m_pool.start([self, job, step] {
+    startInPool(m_pool, [self, job, step] {
         lowerThreadPriority();
         std::vector<LiveTensor> tensors = job->session->simulator().liveAt(*job->result, step);
-        QMetaObject::invokeMethod(
-            self,
-            [self, job, step, tensors = std::move(tensors)] {
-                if (!self)
-                    return;
-                --self->m_pending;
-                if (self->m_current == job)
-                    Q_EMIT self->liveAt(step, tensors);
-            },
-            Qt::QueuedConnection);
+        queueCall(self, [self, job, step, tensors = std::move(tensors)] {
+            if (!self)
+                return;
+            --self->m_pending;
+            if (self->m_current == job)
+                Q_EMIT self->liveAt(step, tensors);
+        });
     });
 }
 

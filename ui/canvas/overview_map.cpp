@@ -4,6 +4,7 @@
 #include "canvas/graph_scene.h"
 #include "canvas/graph_view.h"
 #include "canvas/overview_picture.h"
+#include "model/thread_handoff.h"
 
 #include <QMouseEvent>
 #include <QPainter>
@@ -91,16 +92,13 @@ void OverviewMap::render()
     QPointer<OverviewMap> self(this);
     // At the GUI thread's priority, unlike other background work: painting may start threads in
     // Qt's raster pool, which the GUI thread waits for when it paints.
-    m_pool.start([self, source, pixels, dpr, generation, latest = m_latest] {
+    startInPool(m_pool, [self, source, pixels, dpr, generation, latest = m_latest] {
         const QImage image
             = renderOverview(*source, pixels, dpr, [&] { return latest->load() != generation; });
-        QMetaObject::invokeMethod(
-            self,
-            [self, generation, image, scene = source->sceneRect] {
-                if (self)
-                    self->onRendered(generation, image, scene);
-            },
-            Qt::QueuedConnection);
+        queueCall(self, [self, generation, image, scene = source->sceneRect] {
+            if (self)
+                self->onRendered(generation, image, scene);
+        });
     });
 }
 

@@ -6,10 +6,10 @@
 #include "devices/devices_panel.h"
 #include "document/graph_document.h"
 #include "document/node_selection.h"
+#include "model/thread_handoff.h"
 #include "window/window_geometry.h"
 
 #include <QLabel>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace remat::ui {
 
@@ -71,12 +71,12 @@ void DevicesDock::loadInput()
     // The splitter reads the file itself (its own graph: call_module nodes, the modules table).
     const std::string path = graph->path.toStdString();
     if (graph->path.startsWith(QLatin1Char(':'))) {
-        const QString why = tr("The bundled sample cannot be split here: open a graph file (File > Open).");
-        m_loader.setFuture(QtConcurrent::run([why] { return LoadedInput {nullptr, why}; }));
+        const QString error = tr("The bundled sample cannot be split here: open a graph file (File > Open).");
+        m_loader.setFuture(runConcurrently([error] { return LoadedInput {nullptr, error}; }));
         return;
     }
     // Captures only values: closing the window while a big file loads must not touch a freed dock.
-    m_loader.setFuture(QtConcurrent::run([path]() -> LoadedInput {
+    m_loader.setFuture(runConcurrently([path]() -> LoadedInput {
         try {
             return {std::make_shared<const devices::DeviceSplitInput>(path), {}};
         } catch (const std::exception& e) {

@@ -5,13 +5,13 @@
 #include "devices/device_memory_bars.h"
 #include "devices/node_error.h"
 #include "devices/partition_ops.h"
+#include "model/thread_handoff.h"
 
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
 #include <QTableWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace remat::ui {
 namespace {
@@ -85,7 +85,7 @@ void DevicesPanel::repartition()
     }
     const DeviceSettings s = m_editor->settings();
     auto input = m_input;
-    m_watcher.setFuture(QtConcurrent::run([input, s] {
+    m_watcher.setFuture(runConcurrently([input, s] {
         Outcome outcome;
         try {
             const auto config = input->config(

@@ -6,6 +6,7 @@
 #include "io/graph_loader.h"
 #include "io/torch_trace.h"
 #include "model/background_priority.h"
+#include "model/thread_handoff.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -83,12 +84,10 @@ void GraphOpener::open(const QString& path, const QString& traceGraph)
     auto latest = m_latest;
     QPointer<GraphOpener> self(this);
     auto report = [self, ticket, latest](const QString& stage, int permille) {
-        QMetaObject::invokeMethod(
-            self, [self, ticket, latest, stage, permille] {
-                if (self && latest->load() == ticket)
-                    Q_EMIT self->progress(stage, permille);
-            },
-            Qt::QueuedConnection);
+        queueCall(self, [self, ticket, latest, stage, permille] {
+            if (self && latest->load() == ticket)
+                Q_EMIT self->progress(stage, permille);
+        });
     };
     Q_EMIT progress(tr("Reading %1…").arg(QFileInfo(path).fileName()), 0);
 
@@ -96,14 +95,12 @@ void GraphOpener::open(const QString& path, const QString& traceGraph)
     // continuation: with Qt 6.4, a continuation attached to a job that had already finished
     // (a missing file fails at once) was sometimes never called.
     auto deliver = [self, ticket, path](OpenResult result) {
-        QMetaObject::invokeMethod(
-            self, [self, ticket, path, result] {
-                if (self)
-                    self->finish(ticket, path, result);
-            },
-            Qt::QueuedConnection);
+        queueCall(self, [self, ticket, path, result] {
+            if (self)
+                self->finish(ticket, path, result);
+        });
     };
-    QThreadPool::globalInstance()->start([path, traceGraph, ticket, latest, report, deliver] {
+    startInPool(*QThreadPool::globalInstance(), [path, traceGraph, ticket, latest, report, deliver] {
         lowerThreadPriority();
         deliver(load(path, traceGraph, ticket, latest, report));
     });

@@ -4,6 +4,7 @@
 #include "model/background_priority.h"
 #include "model/budget_outcome.h"
 #include "model/budget_session_cache.h"
+#include "model/thread_handoff.h"
 #include "model/timing_log.h"
 
 #include <QPointer>
@@ -29,7 +30,7 @@ void PartitionRunner::setGraph(LoadedGraphPtr graph)
     m_waiting.reset();
     ++m_generation; // results for the previous graph are stale
     // Free the previous graph's budget session, on the thread that uses it, after any run in flight.
-    m_pool.start([sessions = m_sessions] { sessions->clear(); });
+    startInPool(m_pool, [sessions = m_sessions] { sessions->clear(); });
 }
 
 void PartitionRunner::request(const PartitionRequest& request)
@@ -49,7 +50,7 @@ void PartitionRunner::start(const PartitionRequest& request, std::uint64_t gener
     LoadedGraphPtr graph = m_graph;
     QPointer<PartitionRunner> self(this);
     // Back to the GUI thread with a queued call, not a QFuture continuation (see GraphOpener::open).
-    m_pool.start([self, graph, request, generation, sessions = m_sessions] {
+    startInPool(m_pool, [self, graph, request, generation, sessions = m_sessions] {
         lowerThreadPriority();
         qCDebug(lcTiming, "%9.2f partition %llu starts", timingClockMs(), static_cast<unsigned long long>(generation));
         PartitionOutcomePtr outcome = request.budget
@@ -57,12 +58,10 @@ void PartitionRunner::start(const PartitionRequest& request, std::uint64_t gener
             : runPartition(*graph, request.options, generation);
         qCDebug(lcTiming, "%9.2f partition %llu done (partitionGraph %.2f ms)", timingClockMs(),
                 static_cast<unsigned long long>(generation), outcome->seconds * 1000);
-        QMetaObject::invokeMethod(
-            self, [self, outcome] {
-                if (self)
-                    self->onFinished(outcome);
-            },
-            Qt::QueuedConnection);
+        queueCall(self, [self, outcome] {
+            if (self)
+                self->onFinished(outcome);
+        });
     });
 }
 

@@ -4,6 +4,7 @@
 #include "layout/view_graph.h"
 #include "layout/view_layout.h"
 #include "model/background_priority.h"
+#include "model/thread_handoff.h"
 
 #include <QElapsedTimer>
 #include <QLoggingCategory>
@@ -60,13 +61,10 @@ quint64 LayoutService::request(LoadedGraphPtr graph, std::vector<char> expanded,
     auto latest = m_latest;
     auto cache = m_cache;
     auto report = [self, ticket](const QString& stage) {
-        QMetaObject::invokeMethod(
-            self,
-            [self, ticket, stage] {
-                if (self)
-                    Q_EMIT self->stageChanged(ticket, stage);
-            },
-            Qt::QueuedConnection);
+        queueCall(self, [self, ticket, stage] {
+            if (self)
+                Q_EMIT self->stageChanged(ticket, stage);
+        });
     };
 
     ViewLayoutOptions options;
@@ -116,23 +114,20 @@ quint64 LayoutService::request(LoadedGraphPtr graph, std::vector<char> expanded,
         return out;
     };
     // Back on the GUI thread through a queued call, not a QFuture continuation (see GraphOpener::open).
-    m_pool.start([self, ticket, job = std::move(job)]() mutable {
+    startInPool(m_pool, [self, ticket, job = std::move(job)]() mutable {
         lowerThreadPriority();
         JobResult result = job();
-        QMetaObject::invokeMethod(
-            self,
-            [self, ticket, result] {
-                if (!self)
-                    return;
-                --self->m_running;
-                if (result.stale || ticket != self->m_latest->load())
-                    return; // superseded: the content (not in any scene) is freed with `result`
-                if (!result.error.isEmpty())
-                    Q_EMIT self->failed(ticket, result.error);
-                else
-                    Q_EMIT self->contentReady(ticket, result.content, result.timings);
-            },
-            Qt::QueuedConnection);
+        queueCall(self, [self, ticket, result] {
+            if (!self)
+                return;
+            --self->m_running;
+            if (result.stale || ticket != self->m_latest->load())
+                return; // superseded: the content (not in any scene) is freed with `result`
+            if (!result.error.isEmpty())
+                Q_EMIT self->failed(ticket, result.error);
+            else
+                Q_EMIT self->contentReady(ticket, result.content, result.timings);
+        });
     });
     return ticket;
 }

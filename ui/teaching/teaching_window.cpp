@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "teaching/teaching_window.h"
 
+#include "model/thread_handoff.h"
 #include "teaching/dot_renderer.h"
 
 #include <QGraphicsScene>
@@ -14,7 +15,6 @@
 #include <QSvgRenderer>
 #include <QVBoxLayout>
 #include <QWheelEvent>
-#include <QtConcurrent>
 
 namespace remat::ui {
 namespace {
@@ -102,7 +102,7 @@ void TeachingWindow::teach(
     m_scene->clear();
     m_text->setText(tr("Building the flow network and cutting it…"));
     m_watcher.setFuture(
-        QtConcurrent::run([graph, options, region] { return buildLesson(graph, options, region); }));
+        runConcurrently([graph, options, region] { return buildLesson(graph, options, region); }));
 }
 
 void TeachingWindow::onLessonReady()
