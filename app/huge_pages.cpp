@@ -1,16 +1,24 @@
 // SPDX-License-Identifier: MIT
 #include "huge_pages.h"
 
+#include <algorithm>
+#include <climits>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <malloc.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 namespace remat {
 namespace {
 
-/// Below this an input's pages cost less than the restart (gpt_n24, 1.2 MiB, about breaks even).
-constexpr std::uintmax_t kLargeInputBytes = 2u << 20;
+constexpr std::uintptr_t kHugePageBytes = 2u << 20;
+/// The largest block glibc's allocator will still carve from the heap instead of mapping alone.
+constexpr int kLargestHeapBlock = 32 << 20;
+/// A headless command touches about ten times its input's size (gpt_n48: 27 MiB for 2.9 MiB).
+constexpr std::uintmax_t kHeapPerInputByte = 32;
+constexpr std::uintmax_t kSmallestHeap = 64u << 20;
 
 bool transparentHugePagesOnRequest()
 {
@@ -20,11 +28,17 @@ bool transparentHugePagesOnRequest()
     return text.find("[madvise]") != std::string::npos;
 }
 
+bool hugePagesWanted()
+{
+    return !std::getenv("GLIBC_TUNABLES") && !std::getenv("REMAT_NO_HUGE_PAGES")
+        && transparentHugePagesOnRequest();
+}
+
 } // namespace
 
 bool setHugePageTunable()
 {
-    if (std::getenv("GLIBC_TUNABLES") || std::getenv("REMAT_NO_HUGE_PAGES") || !transparentHugePagesOnRequest())
+    if (!hugePagesWanted())
         return false;
     // The marker keeps a restarted process (or a child that inherits it) from restarting again.
     return setenv("GLIBC_TUNABLES", "glibc.malloc.hugetlb=1", 0) == 0
@@ -33,14 +47,7 @@ bool setHugePageTunable()
 
 bool worthRestartingForHugePages(const std::vector<std::string>& args)
 {
-    if (!args.empty() && (args[0] == "bench" || args[0] == "pareto"))
-        return true;
-    std::error_code ec;
-    for (const std::string& arg : args) {
-        if (!arg.starts_with('-') && std::filesystem::file_size(arg, ec) >= kLargeInputBytes && !ec)
-            return true;
-    }
-    return false;
+    return !args.empty() && (args[0] == "bench" || args[0] == "pareto");
 }
 
 void restartWithHugePageAllocator(char** argv)
@@ -50,6 +57,51 @@ void restartWithHugePageAllocator(char** argv)
     execv("/proc/self/exe", argv);
     // exec failed: carry on with ordinary pages.
     unsetenv("GLIBC_TUNABLES");
+}
+
+std::uintmax_t largestInputBytes(const std::vector<std::string>& args)
+{
+    std::uintmax_t largest = 0;
+    for (const std::string& arg : args) {
+        std::error_code ec;
+        if (!arg.starts_with('-')) {
+            const auto size = std::filesystem::file_size(arg, ec);
+            if (!ec)
+                largest = std::max(largest, size);
+        }
+    }
+    return largest;
+}
+
+bool useHugePageHeap(std::uintmax_t inputBytes)
+{
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    (void)inputBytes;
+    return false; // the sanitizers' allocators have no such heap
+#else
+    if (!hugePagesWanted())
+        return false;
+    const auto heapBytes
+        = std::min<std::uintmax_t>(std::max(kSmallestHeap, kHeapPerInputByte * inputBytes), 1u << 30);
+    // Blocks come from the heap rather than mappings of their own, the heap grows in one step and
+    // never shrinks (the command ends with _Exit, nothing is given back anyway).
+    if (mallopt(M_MMAP_THRESHOLD, kLargestHeapBlock) == 0 || mallopt(M_TRIM_THRESHOLD, INT_MAX) == 0
+        || mallopt(M_TOP_PAD, static_cast<int>(heapBytes)) == 0)
+        return false;
+    void* probe = std::malloc(1u << 20); // more than the heap has left: it grows by M_TOP_PAD
+    if (!probe)
+        return false;
+    const auto start = reinterpret_cast<std::uintptr_t>(probe);
+    const auto first = (start + kHugePageBytes - 1) & ~(kHugePageBytes - 1);
+    const auto end = reinterpret_cast<std::uintptr_t>(sbrk(0)) & ~(kHugePageBytes - 1);
+    std::free(probe);
+    if (end <= first || madvise(reinterpret_cast<void*>(first), end - first, MADV_HUGEPAGE) != 0)
+        return false;
+    // Below `first` the heap keeps small pages: a block that is never touched (nor freed) takes
+    // that part, so that what the command allocates starts on huge pages.
+    [[maybe_unused]] void* const skipped = std::malloc(first - start);
+    return true;
+#endif
 }
 
 } // namespace remat

@@ -14,6 +14,9 @@
 
 namespace {
 
+/// Below this an input's pages cost no more than zeroing huge pages (gpt_n2, 114 KiB, breaks even).
+constexpr std::uintmax_t kLargeInputBytes = 256u << 10;
+
 /// "remat-explorer partiton g.json": neither a command nor a file, so a typo, not a graph to open.
 bool looksLikeMistypedCommand(const char* arg)
 {
@@ -46,6 +49,8 @@ int main(int argc, char** argv)
         && (remat::cli::isCommand(argv[1]) || looksLikeMistypedCommand(argv[1]))) {
         if (remat::worthRestartingForHugePages(args))
             remat::restartWithHugePageAllocator(argv);
+        else if (const auto bytes = remat::largestInputBytes(args); bytes >= kLargeInputBytes)
+            remat::useHugePageHeap(bytes);
         return endCommand(remat::cli::run(args, std::cout, std::cerr));
     }
     return remat::runDesktopProgram(argv);
