@@ -5,8 +5,7 @@ namespace remat {
 
 NodeId JointGraph::find(std::string_view name) const
 {
-    const auto it = m_byName.find(name);
-    return it == m_byName.end() ? kNoNode : it->second;
+    return m_byName.find(name, m_nodes);
 }
 
 std::optional<OpId> JointGraph::findOp(std::string_view target) const

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "graph/name_index.h"
 #include "graph/node.h"
 #include "graph/op_info.h"
 #include "graph/recorded_partition.h"
@@ -86,7 +87,7 @@ private:
     std::vector<OpInfo> m_ops;
     std::vector<Arg> m_args;
     std::vector<std::string> m_strings;
-    StringMap<NodeId> m_byName;
+    NameIndex m_byName;
     StringMap<OpId> m_opByTarget;
     NodeId m_outputNode = kNoNode;
     std::vector<NodeId> m_outputs;

@@ -75,7 +75,7 @@ NodeId JointGraphBuilder::addNode(Node node)
 {
     if (node.name.empty())
         throw Error("a node has an empty name");
-    if (m_graph.m_byName.contains(node.name))
+    if (m_graph.find(node.name) != kNoNode)
         throw Error("node '" + node.name + "': a second node with this name");
     if (m_graph.m_outputNode != kNoNode)
         throw Error("node '" + node.name + "' comes after the output node '"
@@ -83,8 +83,8 @@ NodeId JointGraphBuilder::addNode(Node node)
     const NodeId id = nextId();
     if (node.op == NodeOp::Output)
         m_graph.m_outputNode = id;
-    m_graph.m_byName.emplace(node.name, id);
     m_graph.m_nodes.push_back(std::move(node));
+    m_graph.m_byName.insert(id, m_graph.m_nodes);
     return id;
 }
 
