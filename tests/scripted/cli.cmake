@@ -60,3 +60,7 @@ remat_cli_test(info CODE 0 ARGS info ${REMAT_ORACLE}/gelu_ln_mlp.json
   STDOUT "93 nodes.*nodes by class.*primals.*tangents.*activation bytes.*nodes by op.*aten.native_layer_norm")
 remat_cli_test(bench CODE 0 ARGS bench ${REMAT_ORACLE}/mlp3_relu.json ${REMAT_ORACLE}/gpt_n2.json --repeat 2
   STDOUT "mlp3_relu +49 .*gpt_n2 +410 .*x\n")
+# The quiet PyTorch figure comes from the oracle's README table (gpt_n2: 0.078 s).
+remat_cli_test(bench_processes CODE 0 ARGS bench ${REMAT_ORACLE}/gpt_n2.json --processes --repeat 1
+  STDOUT "quiet / wall\ngpt_n2 +410 +torch-1.13 .* 78.0 ms +[0-9]+x\n$")
+set_property(TEST cli_bench_processes APPEND PROPERTY ENVIRONMENT "REMAT_SHARED_DIR=${REMAT_SHARED_DIR}")
