@@ -4,7 +4,6 @@
 #include "graph/error.h"
 #include "io/file_text.h"
 #include "io/joint_graph_reader.h"
-#include "io/mapped_file.h"
 #include "io/printed_graph_reader.h"
 #include "io/torch_trace.h"
 
@@ -21,12 +20,6 @@ std::size_t firstNonBlank(std::string_view text)
     while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))
         ++i;
     return i;
-}
-
-bool startsLikeJson(std::string_view text)
-{
-    const std::size_t i = firstNonBlank(text);
-    return i < text.size() && (text[i] == '{' || text[i] == '[');
 }
 
 JointGraph loadTrace(const std::vector<trace::TraceLogFile>& logs, const std::string& path, std::string id)
@@ -58,7 +51,8 @@ JointGraph load(const std::string& text, const std::string& fileName, const std:
 
 bool looksLikeJson(const std::string& text)
 {
-    return startsLikeJson(text);
+    const std::size_t i = firstNonBlank(text);
+    return i < text.size() && (text[i] == '{' || text[i] == '[');
 }
 
 JointGraph loadGraphText(const std::string& text, const std::string& fileName, const std::string& traceGraph)
@@ -70,12 +64,6 @@ JointGraph loadGraphFile(const std::string& path, const std::string& traceGraph)
 {
     if (std::filesystem::is_directory(path))
         return loadTrace(trace::readTracePath(path), path, traceGraph);
-    checkInputFileSize(path);
-    // A joint-graph JSON file (the common case) is parsed where the page cache holds it.
-    if (const MappedFile file(path); traceGraph.empty() && file.readablePastEnd() >= kReadPadding
-        && !file.text().starts_with(kUtf8Bom) && startsLikeJson(file.text())
-        && !trace::looksLikeTorchTrace(file.text()))
-        return readJointGraphInPlace(file.text(), file.text().size() + file.readablePastEnd(), path);
     return load(readFileText(path), path, traceGraph);
 }
 

@@ -25,10 +25,8 @@ std::vector<std::string> nameList(value v, const std::string& where)
 {
     if (v.type() != element_type::ARRAY)
         throw Error(where + ": expected a list of node names");
-    const simdjson::dom::array list(v);
     std::vector<std::string> names;
-    names.reserve(list.size()); // recorded decisions list thousands of names
-    for (const value e : list) {
+    for (const value e : simdjson::dom::array(v)) {
         if (e.type() != element_type::STRING)
             throw Error(where + ": expected a list of node names");
         names.emplace_back(e.get_string().value_unsafe());
@@ -340,11 +338,6 @@ JointGraph readJointGraphText(const std::string& text, const std::string& fileNa
     if (text.capacity() < text.size() + simdjson::SIMDJSON_PADDING)
         return readJointGraphText(std::string_view(text), fileName);
     return parseJointGraph(simdjson::padded_string_view(text.data(), text.size(), text.capacity()), fileName);
-}
-
-JointGraph readJointGraphInPlace(std::string_view text, std::size_t readable, const std::string& fileName)
-{
-    return parseJointGraph(simdjson::padded_string_view(text.data(), text.size(), readable), fileName);
 }
 
 JointGraph readJointGraphFile(const std::string& path)

@@ -17,7 +17,5 @@ JointGraph readJointGraphFile(const std::string& path);
 JointGraph readJointGraphText(std::string_view text, const std::string& fileName);
 /// Same, parsing in place (no copy) when `text` has readFileText's spare capacity.
 JointGraph readJointGraphText(const std::string& text, const std::string& fileName);
-/// Same, parsing in place: `readable` bytes from text.data() may be read, kReadPadding past the end.
-JointGraph readJointGraphInPlace(std::string_view text, std::size_t readable, const std::string& fileName);
 
 } // namespace remat

@@ -40,8 +40,6 @@ private slots:
     void oracleGraph();
     void errorsComeFromTheRightReader_data();
     void errorsComeFromTheRightReader();
-    void mappedAndReadFilesAgree_data();
-    void mappedAndReadFilesAgree();
 };
 
 void TestGraphLoader::sniffsContent_data()
@@ -130,46 +128,6 @@ void TestGraphLoader::errorsComeFromTheRightReader()
     QVERIFY2(error.startsWith(QString::fromStdString(path)), qPrintable(error));
     QVERIFY2(error.contains(message), qPrintable(error));
     QVERIFY(loadError(path + ".missing").contains(QStringLiteral("cannot read")));
-}
-
-void TestGraphLoader::mappedAndReadFilesAgree_data()
-{
-    // JSON is parsed in place from the page cache when the last page has room for the parser to
-    // read past the end, and read into memory when the file ends (almost) on a page boundary.
-    QTest::addColumn<int>("size");
-    QTest::addRow("room after the end") << 64 * 1024 - 1000;
-    QTest::addRow("ends on a page") << 64 * 1024;
-    QTest::addRow("ends 10 bytes before a page") << 64 * 1024 - 10;
-}
-
-void TestGraphLoader::mappedAndReadFilesAgree()
-{
-    QFETCH(int, size);
-    const std::string original = readFileText(REMAT_SHARED_DIR "/oracle/mlp3_relu.json");
-    QVERIFY(original.size() < static_cast<std::size_t>(size));
-    QTemporaryDir dir;
-    QVERIFY(dir.isValid());
-    const std::string path = (dir.path() + QStringLiteral("/g.json")).toStdString();
-    std::string padded = original;
-    padded.resize(static_cast<std::size_t>(size), ' ');
-    writeFileAtomically(path, padded);
-    const JointGraph mapped = loadGraphFile(path);
-    const JointGraph read = loadGraphText(original, path);
-    QCOMPARE(mapped.size(), read.size());
-    for (std::size_t i = 0; i < read.size(); ++i)
-        QCOMPARE(mapped.nodes()[i].name, read.nodes()[i].name);
-
-    std::string broken = original.substr(0, original.size() / 2);
-    broken.resize(static_cast<std::size_t>(size), ' ');
-    writeFileAtomically(path, broken);
-    QString expected;
-    try {
-        loadGraphText(broken, path);
-    } catch (const Error& e) {
-        expected = QString::fromUtf8(e.what());
-    }
-    QVERIFY2(expected.contains(QStringLiteral("malformed JSON")), qPrintable(expected));
-    QCOMPARE(loadError(path), expected);
 }
 
 QTEST_GUILESS_MAIN(TestGraphLoader)
