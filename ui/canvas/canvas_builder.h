@@ -8,10 +8,13 @@
 
 namespace remat::ui {
 
-/// A finished picture, built off the GUI thread: a root item (not yet in a scene) holding every
-/// box, frame and edge, and lookup tables into it.
+/// A finished picture, built off the GUI thread: its boxes, frames and edges in chunks (not yet
+/// in a scene), and lookup tables into them.
 struct CanvasContent {
-    std::unique_ptr<CanvasRoot> root;
+    /// Frames first (in the view's order, outer before inner), then edges and boxes, each kind in
+    /// bands from the top down. GraphScene releases them into the scene in this order, a few per turn.
+    std::vector<std::unique_ptr<CanvasRoot>> chunks;
+    std::size_t itemCount = 0;
     std::shared_ptr<const ViewGraph> view;
     LayoutResult layout;
     std::vector<BoxItem*> boxes;        ///< per view item
@@ -23,7 +26,7 @@ struct CanvasContent {
 EdgeShape edgeShape(const EdgeGeometry& geometry);
 
 /// Creates the items of a laid-out view (hotspot's flame graph pattern: items are plain objects
-/// until the GUI thread adds the root to the scene). `state` is only stored, never read here.
+/// until the GUI thread adds them to the scene). `state` is only stored, never read here.
 std::unique_ptr<CanvasContent> buildCanvas(const CanvasState* state, std::shared_ptr<const ViewGraph> view,
                                            LayoutResult layout);
 

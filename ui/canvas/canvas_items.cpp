@@ -123,7 +123,7 @@ BoxItem::BoxItem(const CanvasState* state, int viewItem, const QRectF& rect)
     , m_rect(rect)
 {
     setFlag(ItemIsSelectable);
-    setZValue(2);
+    setZValue(kZ);
 }
 
 QRectF BoxItem::boundingRect() const
@@ -152,6 +152,8 @@ NodeItem::NodeItem(const CanvasState* state, int viewItem, NodeId node, const QR
 
 void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*)
 {
+    if (CanvasRoot::isRetired(this))
+        return; // its view item indices are of another picture
     const double lod = levelOfDetail(painter);
     if (dimmed())
         painter->setOpacity(kDimmedOpacity);
@@ -336,6 +338,8 @@ GroupItem::GroupItem(const CanvasState* state, int viewItem, int group, const QR
 
 void GroupItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*)
 {
+    if (CanvasRoot::isRetired(this))
+        return; // its view item indices are of another picture
     const CanvasPalette& pal = m_state->palette;
     const double lod = levelOfDetail(painter);
     const Group& group = m_state->graph->groups.group(m_group);
@@ -404,7 +408,7 @@ ClusterItem::ClusterItem(const CanvasState* state, int group, const QRectF& rect
     , m_group(group)
     , m_rect(rect)
 {
-    setZValue(0);
+    setZValue(kZ);
 }
 
 QRectF ClusterItem::headerRect() const
@@ -414,6 +418,8 @@ QRectF ClusterItem::headerRect() const
 
 void ClusterItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*)
 {
+    if (CanvasRoot::isRetired(this))
+        return; // its view item indices are of another picture
     const Group& group = m_state->graph->groups.group(m_group);
     paintClusterFrame(painter, *m_state, m_group, m_rect);
     const double lod = levelOfDetail(painter);
@@ -432,7 +438,7 @@ EdgeItem::EdgeItem(const CanvasState* state, int viewEdge, EdgeShape shape)
     , m_viewEdge(viewEdge)
     , m_shape(std::move(shape))
 {
-    setZValue(1);
+    setZValue(kZ);
 }
 
 QPainterPath EdgeItem::shape() const
@@ -444,7 +450,17 @@ QPainterPath EdgeItem::shape() const
 
 void EdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*)
 {
+    if (CanvasRoot::isRetired(this))
+        return; // its view item indices are of another picture
     paintEdge(painter, *m_state, m_viewEdge, m_shape, levelOfDetail(painter));
+}
+
+// ---------------------------------------------------------------- CanvasRoot
+
+bool CanvasRoot::isRetired(const QGraphicsItem* item)
+{
+    const QGraphicsItem* parent = item ? item->parentItem() : nullptr;
+    return parent && parent->type() == Type && static_cast<const CanvasRoot*>(parent)->m_retired;
 }
 
 } // namespace remat::ui

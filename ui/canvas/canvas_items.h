@@ -12,11 +12,18 @@
 namespace remat::ui {
 
 /// Item types, for qgraphicsitem_cast.
-enum CanvasItemType { NodeItemType = QGraphicsItem::UserType + 1, GroupItemType, EdgeItemType, ClusterItemType };
+enum CanvasItemType {
+    NodeItemType = QGraphicsItem::UserType + 1,
+    GroupItemType,
+    EdgeItemType,
+    ClusterItemType,
+    CanvasRootType
+};
 
 /// Shared by node and group boxes: which view item they show and where.
 class BoxItem : public QGraphicsItem {
 public:
+    static constexpr double kZ = 2; ///< above edges and frames
     BoxItem(const CanvasState* state, int viewItem, const QRectF& rect);
     QRectF boundingRect() const override;
     int viewItem() const { return m_viewItem; }
@@ -78,6 +85,7 @@ private:
 class ClusterItem final : public QGraphicsItem {
 public:
     enum { Type = ClusterItemType }; // for qgraphicsitem_cast
+    static constexpr double kZ = 0;
     ClusterItem(const CanvasState* state, int group, const QRectF& rect);
     int type() const override { return Type; }
     int group() const { return m_group; }
@@ -95,6 +103,7 @@ private:
 class EdgeItem final : public QGraphicsItem {
 public:
     enum { Type = EdgeItemType }; // for qgraphicsitem_cast
+    static constexpr double kZ = 1;
     EdgeItem(const CanvasState* state, int viewEdge, EdgeShape shape);
     int type() const override { return Type; }
     int viewEdge() const { return m_viewEdge; }
@@ -108,13 +117,33 @@ private:
     EdgeShape m_shape;
 };
 
-/// Parent of everything on the canvas, so that a whole picture built on a worker thread is
-/// added to the scene in one call.
+/// Parent of a chunk of a picture's items of one kind (frames, edges or boxes) that lie close
+/// together: a picture built on a worker thread is added to the scene a few chunks per event-loop
+/// turn (GraphScene::setContent), so that the GUI thread never stalls on 100k items at once. Its z
+/// value is its items' own, so that chunks stack as their items would.
 class CanvasRoot final : public QGraphicsItem {
 public:
-    CanvasRoot() { setFlag(ItemHasNoContents); }
+    enum { Type = CanvasRootType }; // for qgraphicsitem_cast
+    explicit CanvasRoot(double z)
+    {
+        setFlag(ItemHasNoContents);
+        setZValue(z);
+    }
+    int type() const override { return Type; }
     QRectF boundingRect() const override { return {}; }
     void paint(QPainter*, const QStyleOptionGraphicsItem*, QWidget*) override { }
+
+    void setItemCount(std::size_t items) { m_items = items; }
+    std::size_t itemCount() const { return m_items; }
+    /// A picture replaced by another: its items stay in the scene until deleted, a few chunks
+    /// per turn, but are no longer painted, hit or looked up.
+    void retire() { m_retired = true; }
+    /// Whether `item` belongs to a retired picture.
+    static bool isRetired(const QGraphicsItem* item);
+
+private:
+    std::size_t m_items = 0;
+    bool m_retired = false;
 };
 
 } // namespace remat::ui

@@ -16,6 +16,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <utility>
 
 namespace remat::ui {
 
@@ -70,6 +71,12 @@ GraphCanvas::GraphCanvas(GraphDocument* document, NodeSelection* selection, QWid
     connect(m_scene, &GraphScene::appearanceChanged, m_view, &GraphView::dropTiles);
     connect(m_scene, &GraphScene::areasRecoloured, m_overview, &OverviewMap::invalidate);
     connect(m_scene, &QGraphicsScene::selectionChanged, this, &GraphCanvas::onSceneSelectionChanged);
+    connect(m_scene, &GraphScene::pictureRectSet, this, &GraphCanvas::placePicture);
+    connect(m_scene, &GraphScene::filled, this, &GraphCanvas::finishPicture);
+    connect(m_scene, &GraphScene::fillProgress, this, [this](int permille) {
+        if (m_busy->isVisible() && !m_layout->isBusy())
+            m_busy->setStage(tr("Adding the picture to the canvas"), permille);
+    });
     connect(m_scene, &GraphScene::groupExpandRequested, this, [this](int g) { setExpanded(g, true); });
     connect(m_scene, &GraphScene::groupCollapseRequested, this, [this](int g) { setExpanded(g, false); });
     connect(m_view, &GraphView::contextMenuRequested, this, &GraphCanvas::contextMenuRequested);
@@ -175,7 +182,7 @@ void GraphCanvas::revealNode(NodeId n)
 
 bool GraphCanvas::hasPendingWork() const
 {
-    return m_layout->isBusy() || m_overview->isPending();
+    return m_layout->isBusy() || m_overview->isPending() || m_scene->isSwapping();
 }
 
 void GraphCanvas::cancelLayout()
@@ -200,12 +207,20 @@ void GraphCanvas::onContentReady(quint64 ticket, std::shared_ptr<CanvasContent> 
 {
     if (ticket != m_ticket)
         return;
-    m_busy->finish();
     // Where the user was looking, to come back there after the swap.
-    const double zoom = m_view->zoom();
+    m_zoomBefore = m_view->zoom();
+    m_pictureTimings = timings;
     m_syncingSelection = true; // swapping items must not clear the shared selection
-    m_scene->setContent(std::move(content));
+    m_scene->setContent(std::move(content)); // placePicture() once the scene rect is the new one
     m_syncingSelection = false;
+    if (m_scene->isSwapping())
+        m_busy->setStage(tr("Adding the picture to the canvas"), 0); // finishPicture() follows
+    else
+        finishPicture();
+}
+
+void GraphCanvas::placePicture()
+{
     m_overview->updateSize(std::clamp(std::min(m_view->width(), m_view->height()) / 5, 110, 170));
     placeOverlays();
     if (m_firstPicture) {
@@ -213,7 +228,7 @@ void GraphCanvas::onContentReady(quint64 ticket, std::shared_ptr<CanvasContent> 
         // Where the first view shows only part of the picture, the legend starts folded.
         m_legend->setFolded(!m_view->showFirstView());
     } else {
-        m_view->setZoom(zoom);
+        m_view->setZoom(m_zoomBefore);
     }
     if (m_anchorGroup >= 0) {
         if (ClusterItem* frame = m_scene->clusterForGroup(m_anchorGroup)) {
@@ -235,9 +250,15 @@ void GraphCanvas::onContentReady(quint64 ticket, std::shared_ptr<CanvasContent> 
         if (BoxItem* box = m_scene->boxForNode(n))
             m_view->revealRect(box->box());
     }
-    applySelectionToScene(false, true);
+}
+
+void GraphCanvas::finishPicture()
+{
+    if (!m_layout->isBusy())
+        m_busy->finish();
+    applySelectionToScene(std::exchange(m_centreWhenFilled, false), true);
     m_overview->invalidate();
-    Q_EMIT pictureReady(timings);
+    Q_EMIT pictureReady(m_pictureTimings);
 }
 
 void GraphCanvas::onSceneSelectionChanged()
@@ -248,6 +269,8 @@ void GraphCanvas::onSceneSelectionChanged()
     std::vector<int> groups;
     std::vector<int> focus;
     for (QGraphicsItem* item : m_scene->selectedItems()) {
+        if (CanvasRoot::isRetired(item))
+            continue; // a replaced picture's (a rubber band may reach it)
         if (auto* node = qgraphicsitem_cast<NodeItem*>(item)) {
             nodes.push_back(node->node());
             focus.push_back(node->viewItem());
@@ -275,6 +298,10 @@ void GraphCanvas::onSelectionChanged(int origin)
             revealNode(current);
             return; // selection is applied when the new picture arrives
         }
+    }
+    if (m_scene->isFilling()) {
+        m_centreWhenFilled = true; // applied to every item at once, when all are in the scene
+        return;
     }
     applySelectionToScene(true, false);
 }

@@ -73,6 +73,10 @@ protected:
 private:
     void requestLayout(const QString& what);
     void onContentReady(quint64 ticket, std::shared_ptr<CanvasContent> content, const CanvasTimings& timings);
+    /// The scene rect is the new picture's: the view goes where it should look.
+    void placePicture();
+    /// Every item of the new picture is in the scene: the selection goes onto it, pictureReady.
+    void finishPicture();
     void onSceneSelectionChanged();
     void onSelectionChanged(int origin);
     /// `followCollapse` (after a new picture): nodes now hidden in a collapsed group are
@@ -100,6 +104,9 @@ private:
     int m_anchorGroup = -1; ///< centre on this group's box or frame after the next layout
     bool m_syncingSelection = false;
     QTimer* m_tagRepaint; ///< shows new tag chips unless the new partition repaints first
+    CanvasTimings m_pictureTimings; ///< of the picture being added to the scene
+    double m_zoomBefore = 1; ///< the zoom before the picture being added
+    bool m_centreWhenFilled = false; ///< the selection changed while the picture was added
 };
 
 } // namespace remat::ui

@@ -3,9 +3,11 @@
 
 #include "canvas/node_tooltip.h"
 
+#include <QElapsedTimer>
 #include <QGraphicsSceneHelpEvent>
 #include <QGraphicsSceneMouseEvent>
 #include <QGraphicsView>
+#include <QSignalBlocker>
 #include <QTimer>
 #include <QToolTip>
 
@@ -28,6 +30,17 @@ GraphScene::GraphScene(QObject* parent)
 {
     setItemIndexMethod(BspTreeIndex); // static layout: fast hit tests and exposed-area queries
     setBackgroundBrush(Qt::white);
+    m_swapTurn.setSingleShot(true);
+    m_swapTurn.setInterval(0);
+    connect(&m_swapTurn, &QTimer::timeout, this, [this] {
+        swapSome(kSliceMs);
+        if (isFilling()) {
+            Q_EMIT fillProgress(static_cast<int>(m_itemsShown * 1000 / m_content->itemCount));
+        } else if (m_content && !isSwapping()) {
+            Q_EMIT appearanceChanged(); // tiles drawn meanwhile are blank
+            Q_EMIT filled();
+        }
+    });
 }
 
 GraphScene::~GraphScene()
@@ -35,14 +48,20 @@ GraphScene::~GraphScene()
     // Items reference m_state: delete them while it is alive. Deleting selected items emits
     // selectionChanged, which must not reach listeners that are already gone.
     blockSignals(true);
+    // Retired chunks never added are ours; clear() deletes the scene's (dropping its index first,
+    // quicker than deleting them one by one).
+    for (CanvasRoot* chunk : m_retired) {
+        if (!chunk->scene())
+            delete chunk;
+    }
+    m_retired.clear();
     clear();
 }
 
 void GraphScene::setGraph(LoadedGraphPtr graph)
 {
     clearSelection();
-    clear();
-    m_content.reset();
+    retirePicture();
     m_focusItems.clear();
     const CanvasPalette palette = m_state.palette;
     const bool compare = m_state.compareWithReference;
@@ -55,24 +74,96 @@ void GraphScene::setGraph(LoadedGraphPtr graph)
         m_state.userTagged.assign(m_state.graph->size(), 0);
         m_state.updateGroupStats();
     }
+    swapSome(kSliceMs);
 }
 
 void GraphScene::setContent(std::shared_ptr<CanvasContent> content)
 {
     clearSelection();
-    clear(); // the previous picture's items
+    retirePicture();
     m_content = std::move(content);
-    if (!m_content)
-        return;
-    m_state.view = m_content->view;
-    m_state.itemHighlight.assign(m_content->view->items.size(), Highlight::None);
-    m_state.anyHighlight = false;
-    m_focusItems.clear();
-    addItem(m_content->root.release()); // the scene owns the items from here on
+    m_itemsShown = 0;
+    m_fillTurns = 0;
+    m_hasPictureRect = false;
+    if (m_content) {
+        m_state.view = m_content->view;
+        m_state.itemHighlight.assign(m_content->view->items.size(), Highlight::None);
+        m_state.anyHighlight = false;
+        m_focusItems.clear();
+        Q_EMIT appearanceChanged();
+    }
+    swapSome(kSliceMs); // a small picture is complete on return
+}
+
+void GraphScene::setPictureRect()
+{
+    // Only once the replaced picture's items are gone: a new scene rect has Qt index every item
+    // in the scene afresh (0.6 µs each).
     const QRectF bounds = m_content->layout.bounds;
     const double margin = std::max(60.0, std::max(bounds.width(), bounds.height()) * 0.03);
     setSceneRect(bounds.adjusted(-margin, -margin, margin, margin));
-    Q_EMIT appearanceChanged();
+    m_hasPictureRect = true;
+    Q_EMIT pictureRectSet();
+}
+
+void GraphScene::retirePicture()
+{
+    for (CanvasRoot* chunk : m_shownChunks) {
+        chunk->retire();
+        m_retired.push_back(chunk);
+    }
+    m_shownChunks.clear();
+    if (m_content) {
+        for (std::unique_ptr<CanvasRoot>& chunk : m_content->chunks) {
+            if (chunk)
+                m_retired.push_back(chunk.release()); // never added: deleted with the others
+        }
+    }
+    m_content.reset();
+}
+
+void GraphScene::swapSome(double budgetMs)
+{
+    QElapsedTimer clock;
+    clock.start();
+    const auto budgetNs = static_cast<qint64>(budgetMs * 1e6);
+    if (isSwapping())
+        update(); // one repaint of everything, instead of Qt noting a rectangle per item
+    if (!m_retired.empty()) {
+        // Each selected item that goes emits selectionChanged: the canvas applies the
+        // selection once the new picture is complete instead.
+        const QSignalBlocker quiet(this);
+        // Deleting an item Qt has not indexed yet (it indexes on a timer) searches the list of
+        // all those: it indexes them first.
+        indexNow();
+        do { // one chunk at least: a turn always gets on
+            delete m_retired.back();
+            m_retired.pop_back();
+        } while (!m_retired.empty() && clock.nsecsElapsed() < budgetNs);
+    }
+    if (m_content && m_retired.empty() && !m_hasPictureRect)
+        setPictureRect(); // the canvas places the view on it now, before the visible chunks come
+    if (m_retired.empty() && isFilling() && clock.nsecsElapsed() < budgetNs) {
+        const QSignalBlocker quiet(this); // as above, for items selected before they came
+        ++m_fillTurns;
+        do {
+            CanvasRoot* chunk = m_content->chunks[m_shownChunks.size()].release();
+            addItem(chunk); // the scene owns it from here on
+            m_shownChunks.push_back(chunk);
+            m_itemsShown += chunk->itemCount();
+            // Indexed now, within this turn's time: Qt would index all of a turn's items on its
+            // timer right after, which costs more than adding them.
+            indexNow();
+        } while (isFilling() && clock.nsecsElapsed() < budgetNs);
+    }
+    if (isSwapping())
+        m_swapTurn.start();
+}
+
+void GraphScene::indexNow()
+{
+    items(QRectF(sceneRect().topLeft(), QSizeF(1, 1)), Qt::IntersectsItemBoundingRect,
+        static_cast<Qt::SortOrder>(-1));
 }
 
 QRectF GraphScene::layoutBounds() const
@@ -300,7 +391,7 @@ void GraphScene::helpEvent(QGraphicsSceneHelpEvent* event)
     const QList<QGraphicsItem*> hits = items(event->scenePos(), Qt::IntersectsItemShape, Qt::DescendingOrder,
                                              views().isEmpty() ? QTransform() : views().first()->transform());
     for (QGraphicsItem* hit : hits) {
-        if (hit->type() >= NodeItemType && hit->type() <= ClusterItemType) {
+        if (hit->type() >= NodeItemType && hit->type() <= ClusterItemType && !CanvasRoot::isRetired(hit)) {
             item = hit;
             break;
         }
@@ -313,11 +404,21 @@ void GraphScene::helpEvent(QGraphicsSceneHelpEvent* event)
     event->setAccepted(!text.isEmpty());
 }
 
+void GraphScene::mousePressEvent(QGraphicsSceneMouseEvent* event)
+{
+    // While a replaced picture's items are deleted, there is nothing to pick: the view pans.
+    if (!m_retired.empty()) {
+        event->ignore();
+        return;
+    }
+    QGraphicsScene::mousePressEvent(event);
+}
+
 void GraphScene::mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event)
 {
     const QList<QGraphicsItem*> hits = items(event->scenePos());
     for (QGraphicsItem* hit : hits) {
-        if (!hit)
+        if (!hit || CanvasRoot::isRetired(hit))
             continue;
         if (auto* group = qgraphicsitem_cast<GroupItem*>(hit)) {
             Q_EMIT groupExpandRequested(group->group());

@@ -4,6 +4,7 @@
 #include "canvas/canvas_builder.h"
 
 #include <QGraphicsScene>
+#include <QTimer>
 
 #include <memory>
 
@@ -23,9 +24,24 @@ public:
 
     /// A new graph: drops the picture and the state of the previous one.
     void setGraph(LoadedGraphPtr graph);
-    /// Shows a finished picture in place of the current one.
+    /// Shows a finished picture in place of the current one. Lookups (boxForNode, …) answer for
+    /// it at once; its items join the scene over several event-loop turns, about kSliceMs of work
+    /// each, after the previous picture's items have been deleted the same way (no longer painted
+    /// or hit meanwhile). Nothing is painted until filled() says all are in: painting a picture
+    /// that grows each turn costs more than adding it.
     void setContent(std::shared_ptr<CanvasContent> content);
     bool hasContent() const { return m_content != nullptr; }
+    /// Items of an earlier picture are still being deleted, or this one's still being added.
+    bool isSwapping() const { return !m_retired.empty() || isFilling(); }
+    /// The current picture's items are not all in the scene yet.
+    bool isFilling() const { return m_content && m_itemsShown < m_content->itemCount; }
+    /// Only a replaced picture's items are in the scene (being deleted): nothing to paint.
+    bool isClearing() const { return !m_retired.empty(); }
+    /// The longest a turn of swapping pictures works on the GUI thread (a frame at 60 Hz is 16 ms;
+    /// Qt indexes and paints what was added after it).
+    static constexpr double kSliceMs = 8;
+    /// Event-loop turns the current picture took to fill (1: all at once, in setContent).
+    int fillTurns() const { return m_fillTurns; }
     const ViewGraph* view() const { return m_content ? m_content->view.get() : nullptr; }
     QRectF layoutBounds() const;
     /// The shown picture's layout, kept alive for readers on other threads (the overview map).
@@ -61,6 +77,14 @@ public:
     void setFocusItems(const std::vector<int>& items);
 
 Q_SIGNALS:
+    /// Every item of the picture setContent gave is in the scene, the replaced ones' gone (not
+    /// emitted when setContent managed it at once: isSwapping() says).
+    void filled();
+    /// The scene rect is the new picture's (in setContent, or once the replaced picture's items
+    /// are gone): place the view on it.
+    void pictureRectSet();
+    /// Of the picture being filled, this share (0-1000) is in the scene.
+    void fillProgress(int permille);
     void groupExpandRequested(int group);
     void groupCollapseRequested(int group);
     /// The colours changed (for the overview map).
@@ -70,9 +94,19 @@ Q_SIGNALS:
 
 protected:
     void helpEvent(QGraphicsSceneHelpEvent* event) override;
+    void mousePressEvent(QGraphicsSceneMouseEvent* event) override;
     void mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event) override;
 
 private:
+    /// Takes the shown picture's items out of use; they are deleted a few chunks per turn.
+    void retirePicture();
+    /// One turn of swapping: deletes retired chunks, then adds the current picture's, for at
+    /// most `budgetMs`; schedules the next turn while work is left.
+    void swapSome(double budgetMs);
+    /// Sets the scene rect around m_content's picture (pictureRectSet()).
+    void setPictureRect();
+    /// Has Qt index the items it has not yet (any query does).
+    void indexNow();
     QString toolTipFor(QGraphicsItem* item) const;
     /// Repaints the boxes of the nodes marked in `changed`, the group boxes whose summary
     /// differs from `statsBefore`, and the edges leaving changed nodes; everything when that is
@@ -81,6 +115,14 @@ private:
 
     CanvasState m_state;
     std::shared_ptr<CanvasContent> m_content;
+    std::size_t m_itemsShown = 0; ///< of m_content's items, those in the scene
+    int m_fillTurns = 0;
+    /// Chunks of replaced pictures, to delete: in the scene (which owns them until then) or never
+    /// added (ours).
+    std::vector<CanvasRoot*> m_retired;
+    std::vector<CanvasRoot*> m_shownChunks; ///< m_content's first chunks, in the scene
+    bool m_hasPictureRect = false; ///< the scene rect is m_content's
+    QTimer m_swapTurn;
     std::vector<int> m_focusItems;
     int m_flashGeneration = 0; ///< a newer flash outlives the timer of an older one
     std::size_t m_lastRecoloured = 0;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "canvas/graph_view.h"
 
+#include "canvas/canvas_items.h"
+#include "canvas/graph_scene.h"
 #include "model/timing_log.h"
 
 #include <QBackingStore>
@@ -189,7 +191,9 @@ void GraphView::paintEvent(QPaintEvent* event)
     painter.setRenderHints(renderHints());
     painter.setClipRegion(event->region());
     painter.fillRect(event->rect(), backgroundBrush());
-    if (SceneTileCache::coversZoom(zoom())) {
+    if (const auto* canvas = qobject_cast<const GraphScene*>(scene()); canvas && canvas->isSwapping()) {
+        // The picture is added (or the last one removed) over a few turns: drawn when complete.
+    } else if (SceneTileCache::coversZoom(zoom())) {
         // Zoomed out: a few images instead of thousands of items. A grab (screenshot, export)
         // gets every tile; on screen, a frame renders a few and the idle ticks that follow
         // render the rest and the tiles around. (A grab paints elsewhere than into the
@@ -255,6 +259,8 @@ void GraphView::contextMenuEvent(QContextMenuEvent* event)
 {
     // Right-clicking an unselected box acts on that box, as file managers do.
     QGraphicsItem* hit = itemAt(event->pos());
+    if (CanvasRoot::isRetired(hit))
+        hit = nullptr; // a replaced picture's, about to go
     while (hit && !(hit->flags() & QGraphicsItem::ItemIsSelectable))
         hit = hit->parentItem();
     if (hit && !hit->isSelected() && scene()) {

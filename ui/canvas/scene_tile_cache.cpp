@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "canvas/scene_tile_cache.h"
 
+#include "canvas/canvas_items.h"
+#include "canvas/graph_scene.h"
 #include "model/timing_log.h"
 
 #include <QElapsedTimer>
@@ -35,10 +37,15 @@ void paintSceneItems(QGraphicsScene* scene, QPainter* painter, const QRectF& are
         double area;
         QGraphicsItem* item;
     };
+    // Pictures being swapped (GraphScene::setContent): nothing to draw until the new one is
+    // complete; a query would also have Qt's index purge the deleted items, a walk of all of it.
+    if (const auto* canvas = qobject_cast<const GraphScene*>(scene); canvas && canvas->isSwapping())
+        return;
     std::vector<Entry> entries;
     for (QGraphicsItem* item :
         scene->items(area, Qt::IntersectsItemBoundingRect, static_cast<Qt::SortOrder>(-1))) {
-        if ((item->flags() & QGraphicsItem::ItemHasNoContents) || !item->isVisible())
+        if ((item->flags() & QGraphicsItem::ItemHasNoContents) || !item->isVisible()
+            || CanvasRoot::isRetired(item))
             continue;
         const QRectF bounds = item->boundingRect();
         entries.push_back({item->zValue(), bounds.width() * bounds.height(), item});

@@ -108,6 +108,10 @@ quint64 LayoutService::request(LoadedGraphPtr graph, std::vector<char> expanded,
             timer.restart();
             out.content = buildCanvas(state, std::move(view), std::move(layout));
             out.timings.buildSeconds = secondsOf(timer);
+            if (stale()) {
+                out.content.reset(); // freed here: 100k items take the GUI thread 50 ms to free
+                out.stale = true;
+            }
         } catch (const std::exception& e) {
             out.error = QString::fromUtf8(e.what());
         }
@@ -117,12 +121,17 @@ quint64 LayoutService::request(LoadedGraphPtr graph, std::vector<char> expanded,
     startInPool(m_pool, [self, ticket, job = std::move(job)]() mutable {
         lowerThreadPriority();
         JobResult result = job();
-        queueCall(self, [self, ticket, result] {
+        queueCall(self, [self, ticket, result]() mutable {
             if (!self)
                 return;
             --self->m_running;
-            if (result.stale || ticket != self->m_latest->load())
-                return; // superseded: the content (not in any scene) is freed with `result`
+            if (result.stale || ticket != self->m_latest->load()) {
+                // Superseded meanwhile: the content (in no scene) is freed on the worker.
+                if (result.content)
+                    startInPool(
+                        self->m_pool, [content = std::move(result.content)]() mutable { content.reset(); });
+                return;
+            }
             if (!result.error.isEmpty())
                 Q_EMIT self->failed(ticket, result.error);
             else

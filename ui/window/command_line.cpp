@@ -57,7 +57,9 @@ bool parseGuiOptions(const QCoreApplication& app, GuiOptions& options, int& exit
     const QCommandLineOption size(QStringLiteral("size"), QCoreApplication::translate("main", "Window size for --screenshot."),
                                   QStringLiteral("WxH"));
     const QCommandLineOption measure(QStringLiteral("measure"),
-                                     QCoreApplication::translate("main", "Print open, first-picture and re-partition timings, then exit."));
+        QCoreApplication::translate("main",
+            "Print open, first-picture and re-partition timings, then exit "
+            "(with --expand: the expanded picture's too)."));
     const QCommandLineOption repeats(QStringLiteral("repeats"),
                                      QCoreApplication::translate("main", "With --measure: how many tags to time (default 10)."),
                                      QStringLiteral("n"));

@@ -103,25 +103,8 @@ void HeadlessSession::queueScreenshotSteps()
     });
     if (!m_options.plan.isEmpty())
         then([this] { showPlanFile(); });
-    if (!m_options.expand.isEmpty()) {
-        then([this] {
-            if (m_options.expand == QLatin1String("all")) {
-                m_window->canvas()->expandAll();
-                return;
-            }
-            const auto& groups = m_window->document()->graph()->groups.groups;
-            for (std::size_t g = 0; g < groups.size(); ++g) {
-                if (groups[g].label == m_options.expand) {
-                    // Its enclosing ranges first, so that the group itself is on the canvas.
-                    for (int p = groups[g].parent; p >= 0; p = groups[static_cast<std::size_t>(p)].parent)
-                        m_window->canvas()->setExpanded(p, true);
-                    m_window->canvas()->setExpanded(static_cast<int>(g), true);
-                    return;
-                }
-            }
-            fail(QStringLiteral("--expand %1: no group with that label").arg(m_options.expand));
-        });
-    }
+    if (!m_options.expand.isEmpty())
+        then([this] { expandAsAsked(); });
     if (!m_options.select.isEmpty()) {
         then([this] {
             const NodeId n = m_window->document()->graph()->graph.find(m_options.select.toStdString());
@@ -165,6 +148,48 @@ void HeadlessSession::queueScreenshotSteps()
             return;
         }
         std::printf("wrote %s (%dx%d)\n", qPrintable(m_options.screenshot), picture.width(), picture.height());
+    });
+}
+
+void HeadlessSession::expandAsAsked()
+{
+    if (m_options.expand == QLatin1String("all")) {
+        m_window->canvas()->expandAll();
+        return;
+    }
+    const auto& groups = m_window->document()->graph()->groups.groups;
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        if (groups[g].label == m_options.expand) {
+            // Its enclosing ranges first, so that the group itself is on the canvas.
+            for (int p = groups[g].parent; p >= 0; p = groups[static_cast<std::size_t>(p)].parent)
+                m_window->canvas()->setExpanded(p, true);
+            m_window->canvas()->setExpanded(static_cast<int>(g), true);
+            return;
+        }
+    }
+    fail(QStringLiteral("--expand %1: no group with that label").arg(m_options.expand));
+}
+
+void HeadlessSession::measureExpand()
+{
+    // From the request to the last item of the new picture on the canvas, painted.
+    auto t0 = std::make_shared<QElapsedTimer>();
+    auto shown = std::make_shared<double>(-1);
+    then([=, this] {
+        auto conn = std::make_shared<QMetaObject::Connection>();
+        *conn = connect(m_window->canvas(), &GraphCanvas::pictureReady, this, [=, this] {
+            disconnect(*conn);
+            m_window->canvas()->view()->viewport()->repaint();
+            *shown = ms(t0->nsecsElapsed());
+        });
+        t0->start();
+        expandAsAsked();
+    });
+    then([=, this] {
+        std::printf("  %-26s %8.1f ms (%zu boxes now)\n",
+            qPrintable(QStringLiteral("--expand ") + m_options.expand), *shown,
+            m_window->canvas()->scene()->boxCount());
+        printPeakMemory(m_window->document()->graph()->size());
     });
 }
 
@@ -341,6 +366,10 @@ void HeadlessSession::queueMeasureSteps()
     auto phase = [this, probe](const QString& name) { then([probe, name] { probe->beginPhase(name); }); };
     phase(QStringLiteral("cold open"));
     openAndMeasure(QStringLiteral("cold open"));
+    if (!m_options.expand.isEmpty()) {
+        phase(QStringLiteral("--expand ") + m_options.expand);
+        measureExpand();
+    }
     // A node to tag: the named one, else the largest saved value (so that the tag matters).
     auto node = std::make_shared<NodeId>(kNoNode);
     auto expandStart = std::make_shared<QElapsedTimer>();

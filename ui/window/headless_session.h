@@ -33,6 +33,8 @@ private:
     void next();
     void fail(const QString& message);
     void queueScreenshotSteps();
+    /// --expand: every group, or the one with that label (and the groups around it).
+    void expandAsAsked();
     void applyPartitionerOptions();
     void showPlanFile();
     /// --dock, --compare, --step and --teach (headless_review_steps.cpp).
@@ -42,6 +44,8 @@ private:
     void queueExportSteps();
     void queueMeasureSteps();
     void openAndMeasure(const QString& label);
+    /// --measure --expand: the time until the expanded picture is drawn.
+    void measureExpand();
     void measureTags(NodeId node);
     /// Peak RSS so far, and per node of the open graph (a line of --measure).
     void printPeakMemory(std::size_t nodes);
