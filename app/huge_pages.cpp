@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "huge_pages.h"
 
+#include "cli/child_environment.h"
+
 #include <algorithm>
 #include <climits>
 #include <cstdlib>
@@ -42,7 +44,7 @@ bool setHugePageTunable()
         return false;
     // The marker keeps a restarted process (or a child that inherits it) from restarting again.
     return setenv("GLIBC_TUNABLES", "glibc.malloc.hugetlb=1", 0) == 0
-        && setenv("REMAT_NO_HUGE_PAGES", "1", 0) == 0;
+        && setenv("REMAT_NO_HUGE_PAGES", cli::kHugePageRestartMarker, 0) == 0;
 }
 
 bool worthRestartingForHugePages(const std::vector<std::string>& args)

@@ -2,6 +2,7 @@
 #include "cli/bench_processes.h"
 
 #include "cli/bench_timing.h"
+#include "cli/child_environment.h"
 #include "cli/format.h"
 #include "cli/oracle_timings.h"
 #include "cli/shared_dir.h"
@@ -43,20 +44,28 @@ double seconds(const timeval& t)
     return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6;
 }
 
+std::vector<char*> pointersTo(const std::vector<std::string>& texts)
+{
+    std::vector<char*> pointers;
+    for (const auto& text : texts)
+        pointers.push_back(const_cast<char*>(text.c_str()));
+    pointers.push_back(nullptr);
+    return pointers;
+}
+
 /// Starts `argv` with its output thrown away and waits for it; throws remat::Error unless it exits 0.
 void runOnce(const std::vector<std::string>& argv, ProcessTimes& times)
 {
-    std::vector<char*> args;
-    for (const auto& arg : argv)
-        args.push_back(const_cast<char*>(arg.c_str()));
-    args.push_back(nullptr);
+    static const std::vector<std::string> environment = environmentBeforeRestart(environ);
+    static const std::vector<char*> childEnvironment = pointersTo(environment);
+    const std::vector<char*> args = pointersTo(argv);
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
     posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
     pid_t pid = 0;
     const auto start = std::chrono::steady_clock::now();
-    const int spawned = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
+    const int spawned = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), childEnvironment.data());
     posix_spawn_file_actions_destroy(&actions);
     if (spawned != 0)
         throw Error(argv[0] + ": cannot start: " + std::strerror(spawned));
