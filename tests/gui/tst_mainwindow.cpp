@@ -332,6 +332,11 @@ private Q_SLOTS:
                 && w.canvas()->scene()->boxForNode(n)->type() == NodeItemType,
             kTimeoutMs);
         QVERIFY(w.canvas()->scene()->boxForNode(n)->isSelected());
+        // Once every group is open, the status bar no longer says the graph is collapsed.
+        w.canvas()->expandAll();
+        QTRY_COMPARE_WITH_TIMEOUT(w.statusBar()->currentMessage(),
+            QStringLiteral("Every group expanded: %1 nodes shown").arg(graph->size()), kTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
     }
 
     void recolouringRepaintsOnlyWhatChanged()

@@ -373,7 +373,9 @@ void GroupItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidge
     painter->drawText(QRectF(inner.right() - countWidth, inner.top(), countWidth, 20), Qt::AlignRight | Qt::AlignVCenter, count);
 
     QStringList facts;
-    if (m_state->comparingPlans())
+    if (m_state->comparingPlans() && stats.onlyA + stats.onlyB == 0)
+        facts << QStringLiteral("same in A and B");
+    else if (m_state->comparingPlans())
         facts << QStringLiteral("A only %1 · B only %2").arg(stats.onlyA).arg(stats.onlyB);
     facts << QStringLiteral("%1 saved · %2").arg(stats.saved).arg(formatBytes(stats.savedBytes));
     if (stats.recomputed > 0)

@@ -49,6 +49,15 @@
 namespace remat::ui {
 namespace {
 
+bool everyGroupExpanded(const GraphCanvas& canvas, const GroupTree& groups)
+{
+    for (std::size_t g = 0; g < groups.groups.size(); ++g) {
+        if (!canvas.isExpanded(static_cast<int>(g)))
+            return false;
+    }
+    return true;
+}
+
 QIcon themed(const char* name, QStyle::StandardPixmap fallback)
 {
     return QIcon::fromTheme(QLatin1String(name), QApplication::style()->standardIcon(fallback));
@@ -505,7 +514,8 @@ void MainWindow::onOpened()
     const QString opened = tr("Opened %1 in %2 ms")
                                .arg(graph->displayName)
                                .arg((graph->loadSeconds + graph->analysisSeconds) * 1000, 0, 'f', 0);
-    if (!graph->groups.empty() && graph->size() > GraphCanvas::kExpandedUpTo) {
+    m_collapsedNotice = !graph->groups.empty() && graph->size() > GraphCanvas::kExpandedUpTo;
+    if (m_collapsedNotice) {
         // Too many nodes to show one by one: say what was collapsed and how to open it.
         statusBar()->showMessage(
             tr("%1: %2 nodes, too many to show one by one, collapsed into %3 groups: double-click "
@@ -722,6 +732,11 @@ void MainWindow::onPictureReady(const CanvasTimings& timings)
     const LoadedGraphPtr graph = m_document->graph();
     if (graph)
         m_graphLabel->setText(tr("%1 nodes · %2 boxes shown").arg(graph->size()).arg(boxes));
+    if (m_collapsedNotice && graph && everyGroupExpanded(*m_canvas, graph->groups)) {
+        // "collapsed into N groups" is no longer true.
+        m_collapsedNotice = false;
+        statusBar()->showMessage(tr("Every group expanded: %1 nodes shown").arg(graph->size()), 8000);
+    }
 }
 
 void MainWindow::showPreferences()

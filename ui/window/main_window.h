@@ -116,6 +116,8 @@ private:
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     QLabel* m_graphLabel = nullptr;
+    /// The status bar says the open graph was collapsed into groups (cleared once all are expanded).
+    bool m_collapsedNotice = false;
     QLabel* m_zoomLabel = nullptr;
     QLabel* m_timingLabel = nullptr;
     bool m_interactive = true;
