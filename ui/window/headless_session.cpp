@@ -170,18 +170,23 @@ void HeadlessSession::expandAsAsked()
     fail(QStringLiteral("--expand %1: no group with that label").arg(m_options.expand));
 }
 
+void HeadlessSession::timeNextPicture(std::shared_ptr<QElapsedTimer> start, std::shared_ptr<double> shown)
+{
+    auto conn = std::make_shared<QMetaObject::Connection>();
+    *conn = connect(m_window->canvas(), &GraphCanvas::pictureReady, this, [=, this] {
+        disconnect(*conn);
+        m_window->canvas()->view()->viewport()->repaint();
+        *shown = ms(start->nsecsElapsed());
+    });
+}
+
 void HeadlessSession::measureExpand()
 {
     // From the request to the last item of the new picture on the canvas, painted.
     auto t0 = std::make_shared<QElapsedTimer>();
     auto shown = std::make_shared<double>(-1);
     then([=, this] {
-        auto conn = std::make_shared<QMetaObject::Connection>();
-        *conn = connect(m_window->canvas(), &GraphCanvas::pictureReady, this, [=, this] {
-            disconnect(*conn);
-            m_window->canvas()->view()->viewport()->repaint();
-            *shown = ms(t0->nsecsElapsed());
-        });
+        timeNextPicture(t0, shown);
         t0->start();
         expandAsAsked();
     });
@@ -397,12 +402,7 @@ void HeadlessSession::queueMeasureSteps()
     auto revealed = std::make_shared<double>(-1);
     then([=, this] {
         // Selecting a node inside a collapsed group expands the group: time until it is drawn.
-        auto conn = std::make_shared<QMetaObject::Connection>();
-        *conn = connect(m_window->canvas(), &GraphCanvas::pictureReady, this, [=, this] {
-            disconnect(*conn);
-            m_window->canvas()->view()->viewport()->repaint();
-            *revealed = ms(expandStart->nsecsElapsed());
-        });
+        timeNextPicture(expandStart, revealed);
         expandStart->start();
         m_window->selection()->selectNode(*node, NodeSelection::Origin::Search);
     });

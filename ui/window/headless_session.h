@@ -10,6 +10,7 @@
 
 #include <deque>
 #include <functional>
+#include <memory>
 
 namespace remat::ui {
 
@@ -46,6 +47,8 @@ private:
     void openAndMeasure(const QString& label);
     /// --measure --expand: the time until the expanded picture is drawn.
     void measureExpand();
+    /// Once: when the next picture is on the canvas, paints it and stores the ms since `start` in `shown`.
+    void timeNextPicture(std::shared_ptr<QElapsedTimer> start, std::shared_ptr<double> shown);
     void measureTags(NodeId node);
     /// Peak RSS so far, and per node of the open graph (a line of --measure).
     void printPeakMemory(std::size_t nodes);
