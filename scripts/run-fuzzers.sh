@@ -54,9 +54,9 @@ for target in "${targets[@]}"; do
   start=$SECONDS
   nice -n 19 /usr/bin/time -f '%U %S' -o "$log.cpu" build-fuzz/tests/fuzz/$target "$corpus" -max_total_time="$seconds" -max_len=1048576 -timeout=60 \
     -rss_limit_mb=4096 -artifact_prefix="$crashes/" -print_final_stats=1 >"$log" 2>&1 || true
-  grep -E '^(#[0-9]+ +DONE|stat::number_of_executed_units|stat::peak_rss_mb|==[0-9]+==ERROR|SUMMARY|Test unit written)' "$log" || true
+  grep -E '^(#[0-9]+ +DONE|stat::number_of_executed_units|stat::peak_rss_mb|==[0-9]+==ERROR|SUMMARY)|Test unit written' "$log" || true
   executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
-  found=$(grep -c '^Test unit written to .*/\(crash\|leak\|timeout\|oom\)-' "$log" || true)
+  found=$(grep -c 'Test unit written to .*/\(crash\|leak\|timeout\|oom\)-' "$log" || true)
   cpu=$(awk '/^[0-9.]+ [0-9.]+$/ { print $1 + $2 }' "$log.cpu")
   # date, target, CPU seconds, executions, crashes, wall seconds
   printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$target" "${cpu:-0}" "${executions:-0}" "$found" \
