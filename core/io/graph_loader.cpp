@@ -8,6 +8,7 @@
 #include "io/torch_trace.h"
 
 #include <filesystem>
+#include <utility>
 
 namespace remat {
 namespace {
@@ -30,8 +31,10 @@ JointGraph loadTrace(const std::vector<trace::TraceLogFile>& logs, const std::st
     return trace::loadTracedGraph(logs, path, id);
 }
 
-// The text is only read: a 28 MB graph is not copied on its way to the JSON parser.
-JointGraph load(const std::string& text, const std::string& fileName, const std::string& traceGraph)
+// The text is only read: a 28 MB graph is not copied on its way to the JSON parser. `ownedText`
+// (the same text, when the caller gives it away) lets the JSON reader free it once parsed.
+JointGraph load(const std::string& text, const std::string& fileName, const std::string& traceGraph,
+    std::string* ownedText = nullptr)
 {
     if (firstNonBlank(text) == text.size())
         throw Error(fileName + ": the file is empty");
@@ -41,10 +44,12 @@ JointGraph load(const std::string& text, const std::string& fileName, const std:
         throw Error(
             fileName + ": not a TORCH_TRACE log, so it has no compiled graph " + traceGraph + " to choose");
     const bool bom = text.starts_with(kUtf8Bom);
-    if (looksLikeJson(text))
-        return bom ? readJointGraphText(std::string_view(text).substr(kUtf8Bom.size()), fileName)
-                   : readJointGraphText(text, fileName);
-    return readPrintedGraphText(bom ? text.substr(kUtf8Bom.size()) : text, fileName);
+    if (!looksLikeJson(text))
+        return readPrintedGraphText(bom ? text.substr(kUtf8Bom.size()) : text, fileName);
+    if (bom)
+        return readJointGraphText(std::string_view(text).substr(kUtf8Bom.size()), fileName);
+    return ownedText ? readJointGraphText(std::move(*ownedText), fileName)
+                     : readJointGraphText(text, fileName);
 }
 
 } // namespace
@@ -64,7 +69,8 @@ JointGraph loadGraphFile(const std::string& path, const std::string& traceGraph)
 {
     if (std::filesystem::is_directory(path))
         return loadTrace(trace::readTracePath(path), path, traceGraph);
-    return load(readFileText(path), path, traceGraph);
+    std::string text = readFileText(path);
+    return load(text, path, traceGraph, &text);
 }
 
 } // namespace remat

@@ -82,6 +82,22 @@ private slots:
         QCOMPARE(g.recordedTorchVersion(), std::string("1.13.0a0"));
     }
 
+    void freesTheTextItWasGiven()
+    {
+        // Given away, the text is freed once parsed (the nodes reuse its memory), whether or not
+        // it had the parser's padding to spare; what the graph keeps are its own copies.
+        for (const std::size_t spare : {std::size_t(0), std::size_t(256)}) {
+            std::string text = valid().toStdString();
+            text.shrink_to_fit();
+            text.reserve(text.size() + spare);
+            const JointGraph g = readJointGraphText(std::move(text), "tiny.json");
+            QCOMPARE(text.capacity(), std::string().capacity()); // NOLINT(bugprone-use-after-move)
+            QCOMPARE(g.size(), std::size_t(7));
+            QCOMPARE(g.node(g.find("mul")).meta.nnModuleStack.back(), std::string("block.mlp"));
+            QCOMPARE(g.recordedPartition("min_cut")->fwNodes.back(), std::string("mul"));
+        }
+    }
+
     void readsSymbolicValues()
     {
         // torch.compile(dynamic=True): a SymInt placeholder, and sizes by their example values.
