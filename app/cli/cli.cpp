@@ -89,7 +89,8 @@ const std::map<std::string_view, CommandInfo>& commands()
 void printUsage(std::ostream& out)
 {
     out << "usage: remat-explorer [GRAPH]            open the desktop app\n"
-           "       remat-explorer COMMAND [ARGS...]  run headless\n\ncommands:\n";
+           "       remat-explorer COMMAND [ARGS...]  run headless\n"
+           "       remat-explorer --version          print the version\n\ncommands:\n";
     for (const auto& [name, info] : commands())
         out << "  " << info.usage << "\n";
     // render draws with the desktop app's canvas (main() hands it over before the commands).
@@ -108,13 +109,18 @@ void printUsage(std::ostream& out)
 
 bool isCommand(std::string_view name)
 {
-    return commands().contains(name) || name == "help" || name == "--help" || name == "-h";
+    return commands().contains(name) || name == "help" || name == "--help" || name == "-h"
+        || name == "--version";
 }
 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
     if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
         printUsage(out);
+        return 0;
+    }
+    if (args[0] == "--version") {
+        out << "remat-explorer " REMAT_VERSION "\n";
         return 0;
     }
     const auto it = commands().find(args[0]);

@@ -47,6 +47,7 @@ remat_cli_test(partition_json_keys CODE 0 ARGS partition ${REMAT_ORACLE}/mlp3_re
   STDOUT "^{\n \"saved_values\": \\[\"primals_7\", \"relu\", \"relu_1\", \"t_3\", \"t_7\"\\],\n \"saved_sym_nodes\": \\[\\],\n \"fw_nodes\": .*\"bw_nodes\": .*\"recomputed\": .*\"banned\": {.*\"saved_bytes\": 733184,\n \"cut_value\": 806500\n}")
 remat_cli_test(partition_plan_file CODE 0 ARGS partition ${REMAT_ORACLE}/mlp3_relu.json -o ${CMAKE_CURRENT_BINARY_DIR}/mlp3_plan.json
   FILE ${CMAKE_CURRENT_BINARY_DIR}/mlp3_plan.json FILE_CONTENT "\"saved_values\": \\[\"primals_7\"")
+remat_cli_test(version CODE 0 ARGS --version STDOUT "^remat-explorer [0-9]+\\.[0-9]+\\.[0-9]+\n$")
 remat_cli_test(partition_missing_file CODE 1 ONE_LINE_ERROR ARGS partition /nonexistent/graph.json
   STDERR "^remat-explorer: /nonexistent/graph.json: cannot read: No such file or directory\n$")
 remat_cli_test(partition_malformed CODE 1 ONE_LINE_ERROR ARGS partition ${REMAT_TEST_DATA_DIR}/bad/truncated.json
