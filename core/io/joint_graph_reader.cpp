@@ -25,8 +25,10 @@ std::vector<std::string> nameList(value v, const std::string& where)
 {
     if (v.type() != element_type::ARRAY)
         throw Error(where + ": expected a list of node names");
+    const simdjson::dom::array list(v);
     std::vector<std::string> names;
-    for (const value e : simdjson::dom::array(v)) {
+    names.reserve(list.size()); // gpt_n48 records 20k names: no regrowth, no moves
+    for (const value e : list) {
         if (e.type() != element_type::STRING)
             throw Error(where + ": expected a list of node names");
         names.emplace_back(e.get_string().value_unsafe());
