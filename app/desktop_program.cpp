@@ -2,7 +2,7 @@
 #include "desktop_program.h"
 
 #include "cli/commands.h"
-#include "huge_pages.h"
+#include "cli/huge_pages.h"
 
 #include <cerrno>
 #include <cstring>

@@ -2,8 +2,8 @@
 // The command line: headless subcommands run here on std + core, so they start fast and need no
 // display; anything with a window or a picture is handed over to the desktop program.
 #include "cli/commands.h"
+#include "cli/huge_pages.h"
 #include "desktop_program.h"
-#include "huge_pages.h"
 
 #include <cstdio>
 #include <cstdlib>
