@@ -3,10 +3,9 @@
 
 #include "analysis/op_categories.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
-#include <algorithm>
-#include <unordered_map>
 
 namespace remat {
 namespace {
@@ -56,6 +55,13 @@ struct Tokens {
     std::vector<std::uint64_t> hash;
 };
 
+/// Two tokens at once; push_back stays inline where insert of a braced list does not.
+void put(std::vector<std::uint64_t>& tokens, std::uint64_t code, std::uint64_t payload)
+{
+    tokens.push_back(code);
+    tokens.push_back(payload);
+}
+
 class Tokenizer {
 public:
     Tokenizer(const WorkGraph& graph, const std::vector<NodeId>& representative, bool typedScalars)
@@ -63,8 +69,7 @@ public:
         , m_work(graph)
         , m_representative(representative)
         , m_typedScalars(typedScalars)
-    {
-    }
+    { }
 
     void add(const Arg& arg, Tokens& t) const
     {
@@ -80,38 +85,38 @@ public:
             if (m_typedScalars) {
                 addTyped(arg, t);
             } else if (integralValue(arg, integer)) {
-                t.equality.insert(t.equality.end(), {kInt, static_cast<std::uint64_t>(integer)});
-                t.hash.insert(t.hash.end(), {kInt, static_cast<std::uint64_t>(pythonIntHash(integer))});
+                put(t.equality, kInt, static_cast<std::uint64_t>(integer));
+                put(t.hash, kInt, static_cast<std::uint64_t>(pythonIntHash(integer)));
             } else if (std::isnan(arg.real)) {
                 t.equality.push_back(kNaN);
                 t.hash.push_back(kNaN);
             } else {
                 const auto bits = std::bit_cast<std::uint64_t>(arg.real);
-                t.equality.insert(t.equality.end(), {kFloat, bits});
-                t.hash.insert(t.hash.end(), {kFloat, bits});
+                put(t.equality, kFloat, bits);
+                put(t.hash, kFloat, bits);
             }
             return;
         case ArgKind::String:
         case ArgKind::Repr: {
             const std::uint64_t code = arg.kind == ArgKind::String ? kString : kRepr;
-            t.equality.insert(t.equality.end(), {code, arg.string});
-            t.hash.insert(t.hash.end(), {code, arg.string});
+            put(t.equality, code, arg.string);
+            put(t.hash, code, arg.string);
             return;
         }
         case ArgKind::Node: {
             const NodeId resolved = m_work.resolve(arg.node);
             const NodeId rep = m_representative[static_cast<std::size_t>(resolved)];
-            t.equality.insert(t.equality.end(), {kNode, static_cast<std::uint64_t>(rep)});
-            t.hash.insert(t.hash.end(), {kNode, static_cast<std::uint64_t>(rep)});
+            put(t.equality, kNode, static_cast<std::uint64_t>(rep));
+            put(t.hash, kNode, static_cast<std::uint64_t>(rep));
             return;
         }
         case ArgKind::List:
-            t.equality.insert(t.equality.end(), {kList, arg.size});
+            put(t.equality, kList, arg.size);
             for (const Arg& child : m_graph.children(arg))
                 add(child, t);
             return;
         case ArgKind::Dict: {
-            t.equality.insert(t.equality.end(), {kDict, arg.size});
+            put(t.equality, kDict, arg.size);
             const auto items = m_graph.children(arg);
             for (std::size_t i = 0; i + 1 < items.size(); i += 2) {
                 t.equality.push_back(items[i].string); // keys belong to the spec, not the hash
@@ -130,17 +135,17 @@ private:
     {
         switch (arg.kind) {
         case ArgKind::Bool:
-            t.equality.insert(t.equality.end(), {kBool, arg.boolean ? 1U : 0U});
-            t.hash.insert(t.hash.end(), {kBool, arg.boolean ? 1U : 0U});
+            put(t.equality, kBool, arg.boolean ? 1U : 0U);
+            put(t.hash, kBool, arg.boolean ? 1U : 0U);
             return;
         case ArgKind::Int:
-            t.equality.insert(t.equality.end(), {kInt, static_cast<std::uint64_t>(arg.integer)});
-            t.hash.insert(t.hash.end(), {kInt, static_cast<std::uint64_t>(pythonIntHash(arg.integer))});
+            put(t.equality, kInt, static_cast<std::uint64_t>(arg.integer));
+            put(t.hash, kInt, static_cast<std::uint64_t>(pythonIntHash(arg.integer)));
             return;
         default: {
             const auto bits = std::bit_cast<std::uint64_t>(arg.real);
-            t.equality.insert(t.equality.end(), {kFloat, bits});
-            t.hash.insert(t.hash.end(), {kFloat, bits});
+            put(t.equality, kFloat, bits);
+            put(t.hash, kFloat, bits);
             return;
         }
         }
@@ -174,7 +179,12 @@ std::vector<char> backwardDependencies(const WorkGraph& graph)
 /// The tokens of every node that became a hash_env entry, in one arena: no allocation per node.
 class FirstSeenTable {
 public:
-    explicit FirstSeenTable(std::size_t expected) { m_byDigest.reserve(expected); }
+    explicit FirstSeenTable(std::size_t expected)
+        : m_heads(std::bit_ceil(2 * expected + 2))
+    {
+        m_entries.reserve(expected);
+        m_arena.reserve(expected * kTokensPerNode);
+    }
 
     /// The entry with this target and hash leaves (Python's hash_val), or nullptr.
     struct Entry {
@@ -185,8 +195,8 @@ public:
     };
     const Entry* find(OpId target, const Tokens& tokens, std::uint64_t digest) const
     {
-        const auto it = m_byDigest.find(digest);
-        for (std::int32_t i = it == m_byDigest.end() ? -1 : it->second; i >= 0; i = m_entries[static_cast<std::size_t>(i)].next) {
+        for (std::int32_t i = m_heads[slotOf(digest)].entry; i >= 0;
+             i = m_entries[static_cast<std::size_t>(i)].next) {
             const Entry& e = m_entries[static_cast<std::size_t>(i)];
             if (e.target == target && same(e.hashBegin, e.hashLength, tokens.hash))
                 return &e;
@@ -199,16 +209,15 @@ public:
     }
     void add(NodeId node, OpId target, const Tokens& tokens, std::uint64_t digest)
     {
-        Entry e {node, target, static_cast<std::uint32_t>(m_arena.size()), static_cast<std::uint32_t>(tokens.hash.size()),
-                 0, static_cast<std::uint32_t>(tokens.equality.size()), -1};
+        Entry e {node, target, static_cast<std::uint32_t>(m_arena.size()),
+            static_cast<std::uint32_t>(tokens.hash.size()), 0,
+            static_cast<std::uint32_t>(tokens.equality.size()), -1};
         m_arena.insert(m_arena.end(), tokens.hash.begin(), tokens.hash.end());
         e.equalityBegin = static_cast<std::uint32_t>(m_arena.size());
         m_arena.insert(m_arena.end(), tokens.equality.begin(), tokens.equality.end());
-        const auto [it, inserted] = m_byDigest.try_emplace(digest, static_cast<std::int32_t>(m_entries.size()));
-        if (!inserted) {
-            e.next = it->second;
-            it->second = static_cast<std::int32_t>(m_entries.size());
-        }
+        Head& head = m_heads[slotOf(digest)];
+        e.next = head.entry; // -1 for a new digest
+        head = {digest, static_cast<std::int32_t>(m_entries.size())};
         m_entries.push_back(e);
     }
 
@@ -223,6 +232,24 @@ public:
     }
 
 private:
+    static constexpr std::size_t kTokensPerNode = 24; // both token lists of a typical aten call
+    /// The newest entry with one digest: an open-addressing table, at most half full, instead of
+    /// a map that allocated a node per entry.
+    struct Head {
+        std::uint64_t digest = 0;
+        std::int32_t entry = -1;
+    };
+
+    /// The slot of `digest`, or the empty one where it goes.
+    std::size_t slotOf(std::uint64_t digest) const
+    {
+        const std::size_t mask = m_heads.size() - 1;
+        std::size_t i = static_cast<std::size_t>(digest ^ (digest >> 29)) & mask;
+        while (m_heads[i].entry >= 0 && m_heads[i].digest != digest)
+            i = (i + 1) & mask;
+        return i;
+    }
+
     bool same(std::uint32_t begin, std::uint32_t length, const std::vector<std::uint64_t>& tokens) const
     {
         return length == tokens.size() && std::equal(tokens.begin(), tokens.end(), m_arena.begin() + begin);
@@ -230,7 +257,7 @@ private:
 
     std::vector<std::uint64_t> m_arena;
     std::vector<Entry> m_entries;
-    std::unordered_map<std::uint64_t, std::int32_t> m_byDigest;
+    std::vector<Head> m_heads;
 };
 
 } // namespace
