@@ -146,15 +146,17 @@ void JointGraphBuilder::checkTensorSizes() const
         for (std::size_t i = 0; i < node.values.size(); ++i) {
             if (!node.values[i])
                 continue;
-            const std::string where
-                = node.valueKind == ValueKind::TensorList ? "val[" + std::to_string(i) + "]" : "val";
+            const auto where = [&] {
+                return node.valueKind == ValueKind::TensorList ? "val[" + std::to_string(i) + "]"
+                                                               : std::string("val");
+            };
             const auto bytes = checkedTensorBytes(*node.values[i]);
             if (!bytes)
-                throw Error("node '" + node.name + "': " + where + ": the tensor "
+                throw Error("node '" + node.name + "': " + where() + ": the tensor "
                     + describeTensor(*node.values[i])
                     + " has a negative size or more bytes than 64 bits can count");
             if (__builtin_add_overflow(total, *bytes, &total) || total > kMaxGraphTensorBytes)
-                throw Error("node '" + node.name + "': " + where + ": the tensor "
+                throw Error("node '" + node.name + "': " + where() + ": the tensor "
                     + describeTensor(*node.values[i])
                     + " brings the graph's tensors above 256 TiB, more than the partitioner's weights can "
                       "count in 64 bits");
@@ -170,19 +172,32 @@ JointGraph JointGraphBuilder::finish()
     if (m_graph.m_outputNode == kNoNode)
         throw Error("the graph has no output node (the last node must have op \"output\")");
 
+    // Each list is allocated once at its final size: inputs through a scratch list, users
+    // counted first (8.5k nodes: 20k allocations and their regrowth otherwise).
     std::vector<char> seen(nodes.size(), 0);
+    std::vector<NodeId> scratch;
+    std::vector<std::uint32_t> userCount(nodes.size(), 0);
     for (std::size_t i = 0; i < nodes.size(); ++i) {
         Node& node = nodes[i];
-        node.inputs.clear();
-        collectInputs(m_graph.m_args[node.args], node.inputs, seen);
-        collectInputs(m_graph.m_args[node.kwargs], node.inputs, seen);
-        for (NodeId input : node.inputs) {
+        scratch.clear();
+        collectInputs(m_graph.m_args[node.args], scratch, seen);
+        collectInputs(m_graph.m_args[node.kwargs], scratch, seen);
+        for (NodeId input : scratch) {
             seen[static_cast<std::size_t>(input)] = 0;
             if (static_cast<std::size_t>(input) >= i)
                 throw Error("node '" + node.name + "' uses '" + nodes[static_cast<std::size_t>(input)].name
                     + "', which does not come before it; nodes must be in topological order");
-            nodes[static_cast<std::size_t>(input)].users.push_back(static_cast<NodeId>(i));
+            ++userCount[static_cast<std::size_t>(input)];
         }
+        node.inputs.assign(scratch.begin(), scratch.end());
+    }
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+        nodes[i].users.clear();
+        nodes[i].users.reserve(userCount[i]);
+    }
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+        for (NodeId input : nodes[i].inputs)
+            nodes[static_cast<std::size_t>(input)].users.push_back(static_cast<NodeId>(i));
     }
 
     checkTensorSizes();
