@@ -225,15 +225,24 @@ void NodeJsonReader::readValue(value v, Node& node) const
     switch (v.type()) {
     case element_type::NULL_VALUE:
         return;
-    case element_type::OBJECT:
-        if (const auto sym = simdjson::dom::object(v)["sym"]; !sym.error()) {
+    case element_type::OBJECT: {
+        // One look at the keys instead of a lookup for each (9k tensors in gpt_n48).
+        bool symbolic = false;
+        bool freeSymbols = false;
+        for (const auto field : object(v)) {
+            symbolic = symbolic || field.key == "sym";
+            freeSymbols = freeSymbols || field.key == "free_symbols";
+        }
+        if (symbolic) {
             readSymbolic(v, node, path);
             return;
         }
         node.valueKind = ValueKind::Tensor;
         node.values.emplace_back(readTensorMeta(v, path));
-        readFreeSymbols(v, node, path);
+        if (freeSymbols)
+            readFreeSymbols(v, node, path);
         return;
+    }
     case element_type::ARRAY: {
         node.valueKind = ValueKind::TensorList;
         std::size_t i = 0;

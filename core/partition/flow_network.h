@@ -20,6 +20,7 @@ public:
     explicit FlowNetwork(int vertexCount);
 
     int vertexCount() const { return m_vertexCount; }
+    void reserveEdges(std::size_t count) { m_edges.reserve(count); }
     /// Each (from, to) pair must be added at most once.
     void addEdge(int from, int to, Capacity capacity);
     void addInfiniteEdge(int from, int to);

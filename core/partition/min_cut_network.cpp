@@ -12,6 +12,11 @@ SplitNodeNetwork::SplitNodeNetwork(const WorkGraph& graph)
     , m_network(2 + 2 * static_cast<int>(graph.order().size()))
     , m_hasSourceEdge(graph.graph().size(), 0)
 {
+    // A data edge per use, and a save edge and at most one source or sink edge per node.
+    std::size_t edges = 0;
+    for (NodeId n : graph.order())
+        edges += graph.users(n).size() + 2;
+    m_network.reserveEdges(edges);
 }
 
 void SplitNodeNetwork::ban(NodeId n, std::string reason)
