@@ -7,6 +7,7 @@
 #include "window/main_window.h"
 #include "window/recovery_offer.h"
 #include "window/scripted_tagging.h"
+#include "window/settings.h"
 #include "window/termination_signals.h"
 #include "canvas/graph_canvas.h"
 #include "document/graph_document.h"
@@ -53,14 +54,18 @@ int runGui(int argc, char** argv)
         auto* session = new HeadlessSession(&window, options, &window);
         QObject::connect(session, &HeadlessSession::finished, &app, [](int code) { QApplication::exit(code); });
         session->start();
-        return app.exec();
+        const int code = app.exec();
+        Settings::flush();
+        return code;
     }
     window.show();
     closeOnTerminationSignals(&window);
     if (!options.tags.isEmpty())
         new ScriptedTagging(&window, options.tags, options.tagDelayMs);
     window.openFile(options.graph.isEmpty() ? MainWindow::bundledSamplePath() : QDir::current().absoluteFilePath(options.graph));
-    return app.exec();
+    const int code = app.exec();
+    Settings::flush(); // the window's geometry, written as it closed
+    return code;
 }
 
 int runRender(int argc, char** argv)

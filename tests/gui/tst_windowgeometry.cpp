@@ -9,7 +9,6 @@
 
 #include <QApplication>
 #include <QScreen>
-#include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -34,7 +33,7 @@ class TestWindowGeometry : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase() { test::isolate(); }
-    void cleanup() { QSettings().clear(); }
+    void cleanup() { Settings::clearAll(); }
 
     void fitInside_data()
     {

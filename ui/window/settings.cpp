@@ -1,8 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include "window/settings.h"
 
+#include "model/background_writes.h"
+
+#include <QCoreApplication>
 #include <QFileInfo>
+#include <QHash>
 #include <QSettings>
+
+#include <utility>
+#include <vector>
 
 namespace remat::ui::Settings {
 namespace {
@@ -18,11 +25,62 @@ const QString legend = QStringLiteral("canvas/legend");
 const QString compare = QStringLiteral("canvas/compareWithReference");
 } // namespace Key
 
+/// Each key this run changed, with its newest value (invalid: removed), ahead of the file until
+/// the write gets there. The GUI thread alone reads and writes it.
+QHash<QString, QVariant>& changed()
+{
+    static QHash<QString, QVariant> values;
+    return values;
+}
+
+QVariant read(const QString& key, const QVariant& fallback = {})
+{
+    if (const auto it = changed().constFind(key); it != changed().cend())
+        return it->isValid() ? *it : fallback;
+    return QSettings().value(key, fallback);
+}
+
+/// Applies `changes` (an invalid value removes its key) on the background writer: a QSettings
+/// syncs as it is destroyed, and that takes a lock file and two fsyncs.
+void write(std::vector<std::pair<QString, QVariant>> changes)
+{
+    for (const auto& [key, value] : changes)
+        changed().insert(key, value);
+    BackgroundWrites::post([changes = std::move(changes), format = QSettings::defaultFormat(),
+                               organization = QCoreApplication::organizationName(),
+                               application = QCoreApplication::applicationName()] {
+        QSettings settings(format, QSettings::UserScope, organization, application);
+        for (const auto& [key, value] : changes) {
+            if (value.isValid())
+                settings.setValue(key, value);
+            else
+                settings.remove(key);
+        }
+    });
+}
+
+void write(const QString& key, const QVariant& value)
+{
+    write(std::vector<std::pair<QString, QVariant>> {{key, value}});
+}
+
 } // namespace
+
+void flush()
+{
+    BackgroundWrites::flush();
+}
+
+void clearAll()
+{
+    BackgroundWrites::flush();
+    changed().clear();
+    QSettings().clear();
+}
 
 QStringList recentFiles()
 {
-    return QSettings().value(Key::recentFiles).toStringList();
+    return read(Key::recentFiles).toStringList();
 }
 
 void addRecentFile(const QString& path)
@@ -35,52 +93,51 @@ void addRecentFile(const QString& path)
     files.prepend(absolute);
     while (files.size() > kMaxRecentFiles)
         files.removeLast();
-    QSettings().setValue(Key::recentFiles, files);
+    write(Key::recentFiles, files);
 }
 
 void removeRecentFile(const QString& path)
 {
     QStringList files = recentFiles();
     files.removeAll(QFileInfo(path).absoluteFilePath());
-    QSettings().setValue(Key::recentFiles, files);
+    write(Key::recentFiles, files);
 }
 
 QString lastOpenFolder()
 {
-    return QSettings().value(Key::lastFolder).toString();
+    return read(Key::lastFolder).toString();
 }
 
 void setLastOpenFolder(const QString& folder)
 {
-    QSettings().setValue(Key::lastFolder, folder);
+    write(Key::lastFolder, folder);
 }
 
 QByteArray windowGeometry()
 {
-    return QSettings().value(Key::geometry).toByteArray();
+    return read(Key::geometry).toByteArray();
 }
 
 QByteArray windowState()
 {
-    return QSettings().value(Key::state).toByteArray();
+    return read(Key::state).toByteArray();
 }
 
 void setWindowGeometry(const QByteArray& geometry)
 {
-    QSettings().setValue(Key::geometry, geometry);
+    write(Key::geometry, geometry);
 }
 
 void setWindowState(const QByteArray& state)
 {
-    QSettings().setValue(Key::state, state);
+    write(Key::state, state);
 }
 
 CanvasPalette palette()
 {
     CanvasPalette p = CanvasPalette::defaults();
-    QSettings settings;
     for (const auto& entry : CanvasPalette::entries()) {
-        const QColor c(settings.value(Key::colours + QLatin1String(entry.key)).toString());
+        const QColor c(read(Key::colours + QLatin1String(entry.key)).toString());
         if (c.isValid())
             p.*entry.member = c;
     }
@@ -89,46 +146,45 @@ CanvasPalette palette()
 
 void setPalette(const CanvasPalette& p)
 {
-    QSettings settings;
     const CanvasPalette defaults = CanvasPalette::defaults();
+    std::vector<std::pair<QString, QVariant>> changes;
     for (const auto& entry : CanvasPalette::entries()) {
-        const QString key = Key::colours + QLatin1String(entry.key);
         // Only what differs from the defaults is stored, so that new defaults reach old users.
-        if (p.*entry.member == defaults.*entry.member)
-            settings.remove(key);
-        else
-            settings.setValue(key, (p.*entry.member).name());
+        const bool isDefault = p.*entry.member == defaults.*entry.member;
+        changes.emplace_back(Key::colours + QLatin1String(entry.key),
+            isDefault ? QVariant() : QVariant((p.*entry.member).name()));
     }
+    write(std::move(changes));
 }
 
 bool overviewVisible()
 {
-    return QSettings().value(Key::overview, true).toBool();
+    return read(Key::overview, true).toBool();
 }
 
 void setOverviewVisible(bool visible)
 {
-    QSettings().setValue(Key::overview, visible);
+    write(Key::overview, visible);
 }
 
 bool legendVisible()
 {
-    return QSettings().value(Key::legend, true).toBool();
+    return read(Key::legend, true).toBool();
 }
 
 void setLegendVisible(bool visible)
 {
-    QSettings().setValue(Key::legend, visible);
+    write(Key::legend, visible);
 }
 
 bool compareWithReference()
 {
-    return QSettings().value(Key::compare, true).toBool();
+    return read(Key::compare, true).toBool();
 }
 
 void setCompareWithReference(bool compare)
 {
-    QSettings().setValue(Key::compare, compare);
+    write(Key::compare, compare);
 }
 
 } // namespace remat::ui::Settings

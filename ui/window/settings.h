@@ -8,8 +8,14 @@
 
 namespace remat::ui {
 
-/// Typed access to the app's QSettings; every key is named here once.
+/// Typed access to the app's QSettings; every key is named here once. Changes are seen at once
+/// and written to disk off the GUI thread.
 namespace Settings {
+
+/// Returns once every change made so far is on disk (before the app quits).
+void flush();
+/// Removes every setting, on disk too (tests).
+void clearAll();
 
 constexpr int kMaxRecentFiles = 10;
 /// Bump when docks or toolbars change, so that an old saved layout is not applied.
