@@ -25,27 +25,37 @@ const QString legend = QStringLiteral("canvas/legend");
 const QString compare = QStringLiteral("canvas/compareWithReference");
 } // namespace Key
 
-/// Each key this run changed, with its newest value (invalid: removed), ahead of the file until
-/// the write gets there. The GUI thread alone reads and writes it.
-QHash<QString, QVariant>& changed()
+/// Every setting, read from disk once and kept up to date by write(). The GUI thread alone uses
+/// it, and never opens a QSettings while a write may be pending: Qt shares one file's unsaved
+/// changes between the QSettings of all threads, and whichever syncs first writes them (with its
+/// fsyncs), so that a reader on the GUI thread would take over the writer's work.
+QHash<QString, QVariant>& store()
 {
-    static QHash<QString, QVariant> values;
+    static QHash<QString, QVariant> values = [] {
+        QHash<QString, QVariant> loaded;
+        const QSettings settings;
+        for (const QString& key : settings.allKeys())
+            loaded.insert(key, settings.value(key));
+        return loaded;
+    }();
     return values;
 }
 
 QVariant read(const QString& key, const QVariant& fallback = {})
 {
-    if (const auto it = changed().constFind(key); it != changed().cend())
-        return it->isValid() ? *it : fallback;
-    return QSettings().value(key, fallback);
+    return store().value(key, fallback);
 }
 
 /// Applies `changes` (an invalid value removes its key) on the background writer: a QSettings
 /// syncs as it is destroyed, and that takes a lock file and two fsyncs.
 void write(std::vector<std::pair<QString, QVariant>> changes)
 {
-    for (const auto& [key, value] : changes)
-        changed().insert(key, value);
+    for (const auto& [key, value] : changes) {
+        if (value.isValid())
+            store().insert(key, value);
+        else
+            store().remove(key);
+    }
     BackgroundWrites::post([changes = std::move(changes), format = QSettings::defaultFormat(),
                                organization = QCoreApplication::organizationName(),
                                application = QCoreApplication::applicationName()] {
@@ -73,8 +83,8 @@ void flush()
 
 void clearAll()
 {
+    store().clear();
     BackgroundWrites::flush();
-    changed().clear();
     QSettings().clear();
 }
 
