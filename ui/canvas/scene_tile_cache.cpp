@@ -93,7 +93,8 @@ void SceneTileCache::clear()
 
 quint64 SceneTileCache::key(int level, qint64 x, qint64 y)
 {
-    return (quint64(level & 0xffff) << 48) | (quint64(x & kCoordinateMask) << 24) | quint64(y & kCoordinateMask);
+    return (quint64(level & 0xffff) << 48) | (quint64(x & kCoordinateMask) << 24)
+        | quint64(y & kCoordinateMask);
 }
 
 SceneTileCache::Place SceneTileCache::placeOf(quint64 k)
@@ -142,11 +143,29 @@ void SceneTileCache::invalidate(const QList<QRectF>& sceneAreas)
         return;
     const QList<quint64> keys = m_tiles.keys();
     for (const quint64 k : keys) {
-        const QRectF tile = sceneRectOf(placeOf(k));
+        const Place place = placeOf(k);
+        const QRectF tile = sceneRectOf(place);
+        const int n = piecesPerSide(place.level);
+        const double piece = tile.width() / n;
+        const auto pieceIndex
+            = [&](double offset) { return std::clamp(static_cast<int>(offset / piece), 0, n - 1); };
         Tile* cached = m_tiles.object(k);
         for (const QRectF& area : sceneAreas) {
-            if (tile.intersects(area))
-                cached->stale.append(area.intersected(tile));
+            if (!tile.intersects(area))
+                continue;
+            // A patch per piece it covers: a step repaints one patch, and the box of a long
+            // edge can span the whole tile (far out, a quarter of one took 64 ms).
+            const QRectF part = area.intersected(tile);
+            for (int row = pieceIndex(part.top() - tile.top()); row <= pieceIndex(part.bottom() - tile.top());
+                 ++row) {
+                for (int column = pieceIndex(part.left() - tile.left());
+                     column <= pieceIndex(part.right() - tile.left()); ++column) {
+                    const QRectF pieceArea(
+                        tile.left() + column * piece, tile.top() + row * piece, piece, piece);
+                    if (const QRectF patch = part.intersected(pieceArea); !patch.isEmpty())
+                        cached->stale.append(patch);
+                }
+            }
         }
         // Beyond this many patches repainting the whole tile is as quick; piece by piece, so
         // that one step stays short.
@@ -164,9 +183,12 @@ bool SceneTileCache::ready(const Place& p)
 
 int SceneTileCache::piecesPerSide(int level)
 {
-    // Far out a tile holds thousands of items (40 ms at 1/64): a piece of it at a time keeps
-    // each step within a frame's budget.
-    return level >= -2 ? 2 : 4;
+    // Far out a tile holds thousands of items, four times more a level further out (40 ms at
+    // 1/64; a sixteenth of a tile of gpt_n96 took 64 ms at 1/128): a piece of it at a time, and
+    // smaller pieces further out, keep each step within a frame's budget.
+    if (level >= -2)
+        return 2;
+    return std::min(16, 4 << std::max(0, -5 - level));
 }
 
 QList<QRectF> SceneTileCache::piecesOf(const Place& p)
@@ -281,7 +303,8 @@ bool SceneTileCache::paint(
     if (!m_scene)
         return false;
     const int level = levelFor(sceneToDevice.m11());
-    const QRectF visible = sceneToDevice.inverted().mapRect(QRectF(deviceRect)).intersected(m_scene->sceneRect());
+    const QRectF visible
+        = sceneToDevice.inverted().mapRect(QRectF(deviceRect)).intersected(m_scene->sceneRect());
     QElapsedTimer timer;
     timer.start();
     bool pending = false;
