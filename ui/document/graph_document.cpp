@@ -3,10 +3,13 @@
 
 #include "analysis/recording_rules.h"
 #include "document/tag_command.h"
+#include "model/background_writes.h"
 #include "model/graph_regions.h"
 #include "model/timing_log.h"
 
+#include <QCoreApplication>
 #include <QFile>
+#include <QPointer>
 #include <QUndoStack>
 
 namespace remat::ui {
@@ -45,12 +48,15 @@ void GraphDocument::endSession()
 {
     if (m_saveTimer.isActive())
         saveProject(); // the last edits
+    // On disk before the record goes: a clean end leaves nothing to recover.
+    BackgroundWrites::flush();
     m_session.reset(); // a clean end: no recovery offer next time
 }
 
 void GraphDocument::setGraph(LoadedGraphPtr graph)
 {
     endSession(); // the previous graph's
+    BackgroundWrites::flush(); // another window's save of this graph's project lands before it is read
     m_graph = std::move(graph);
     m_undo->clear();
     m_userTags.clear();
@@ -190,8 +196,10 @@ int GraphDocument::tagNodes(const std::vector<NodeId>& nodes, std::optional<Chec
     }
     if (after.empty())
         return 0;
-    const QString what = after.size() == 1 ? m_graph->label(after.front().first).name : tr("%1 nodes").arg(after.size());
-    const QString text = policy ? tr("Tag %1 %2").arg(what, describeTag(policy)) : tr("Clear the tag of %1").arg(what);
+    const QString what
+        = after.size() == 1 ? m_graph->label(after.front().first).name : tr("%1 nodes").arg(after.size());
+    const QString text
+        = policy ? tr("Tag %1 %2").arg(what, describeTag(policy)) : tr("Clear the tag of %1").arg(what);
     m_undo->push(new TagCommand(this, std::move(before), after, text));
     return static_cast<int>(after.size());
 }
@@ -235,9 +243,11 @@ PartitionRequest GraphDocument::partitionRequest() const
     return request;
 }
 
-void GraphDocument::setPartitionSettings(PartitionerKind partitioner, RuleSet rules, OpListCompiler compiler, bool budgetMode)
+void GraphDocument::setPartitionSettings(
+    PartitionerKind partitioner, RuleSet rules, OpListCompiler compiler, bool budgetMode)
 {
-    if (partitioner == m_partitioner && rules == m_rules && compiler == m_compiler && budgetMode == m_budgetMode)
+    if (partitioner == m_partitioner && rules == m_rules && compiler == m_compiler
+        && budgetMode == m_budgetMode)
         return;
     m_partitioner = partitioner;
     m_rules = rules;
@@ -315,16 +325,29 @@ bool GraphDocument::saveProject()
     if (!m_graph)
         return false;
     const ProjectData data = projectData();
-    if (data == m_savedData)
+    if (data == m_savedData && !m_lastSaveFailed)
         return true;
-    QString error;
-    if (!ProjectFile::write(m_projectPath, m_graph->path, data, &error)) {
-        Q_EMIT projectProblem(error);
-        return false;
-    }
     const bool tagsChanged = data.tags != m_savedData.tags;
     m_savedData = data;
-    Q_EMIT projectSaved(m_projectPath, tagsChanged);
+    // Written off the GUI thread (QSaveFile fsyncs, which can take 100 ms and more on a busy
+    // disk); the outcome comes back to it in order.
+    BackgroundWrites::post(
+        [self = QPointer(this), path = m_projectPath, graphPath = m_graph->path, data, tagsChanged] {
+            QString error;
+            const bool written = ProjectFile::write(path, graphPath, data, &error);
+            QMetaObject::invokeMethod(
+                QCoreApplication::instance(),
+                [self, path, tagsChanged, written, error] {
+                    if (!self)
+                        return;
+                    self->m_lastSaveFailed = !written;
+                    if (written)
+                        Q_EMIT self->projectSaved(path, tagsChanged);
+                    else
+                        Q_EMIT self->projectProblem(error);
+                },
+                Qt::QueuedConnection);
+        });
     return true;
 }
 

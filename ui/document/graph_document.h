@@ -57,7 +57,8 @@ public:
     /// torch 2.x's enable_activation_offloading: offload-tagged saved values go to the host.
     bool activationOffloading() const { return m_activationOffloading; }
     void setActivationOffloading(bool enabled);
-    void setPartitionSettings(PartitionerKind partitioner, RuleSet rules, OpListCompiler compiler, bool budgetMode = false);
+    void setPartitionSettings(
+        PartitionerKind partitioner, RuleSet rules, OpListCompiler compiler, bool budgetMode = false);
     /// Re-partitions at once in budget mode (the runner drops stale results, so a dragged slider
     /// only ever waits for the latest budget).
     void setBudgetSettings(const BudgetSettings& settings);
@@ -71,6 +72,8 @@ public:
     QString projectPath() const { return m_projectPath; }
     /// Off for headless screenshots, so that reviewing never writes beside the inputs.
     void setAutosave(bool enabled) { m_autosave = enabled; }
+    /// Saves the project file off the GUI thread: projectSaved or projectProblem says how it went.
+    /// False without a graph.
     bool saveProject();
 
     using RecoveryHandler = std::function<RecoveryChoice(const InterruptedSession&)>;
@@ -112,6 +115,7 @@ private:
     PartitionOutcomePtr m_outcome;
     QString m_projectPath;
     ProjectData m_savedData;
+    bool m_lastSaveFailed = false; // the next save writes even if nothing changed
     QTimer m_saveTimer;
     bool m_autosave = true;
     std::unique_ptr<SessionJournal> m_session;
