@@ -2,11 +2,11 @@
 // Shared by the GUI tests that drive a whole main window.
 #pragma once
 
-#include "window/main_window.h"
+#include "canvas/canvas_items.h"
 #include "canvas/graph_canvas.h"
 #include "canvas/graph_scene.h"
-#include "canvas/canvas_items.h"
 #include "document/graph_document.h"
+#include "window/main_window.h"
 
 #include <QImage>
 #include <QPainter>
@@ -20,7 +20,19 @@ constexpr int kTimeoutMs = 60'000;
 /// Nothing running, a graph open, a partition shown.
 inline bool idle(const MainWindow& w)
 {
-    return !w.isBusy() && w.document()->graph() && w.document()->outcome() && w.canvas()->scene()->hasContent();
+    return !w.isBusy() && w.document()->graph() && w.document()->outcome()
+        && w.canvas()->scene()->hasContent();
+}
+
+/// A computed value the current plan saves (the first in its list), or kNoNode.
+inline NodeId savedComputation(const MainWindow& w)
+{
+    const auto& graph = w.document()->graph()->graph;
+    for (NodeId n : w.document()->outcome()->result->savedValues) {
+        if (graph.node(n).op == NodeOp::CallFunction)
+            return n;
+    }
+    return kNoNode;
 }
 
 /// What a node's box looks like right now, to compare before and after a change.

@@ -23,16 +23,6 @@ using namespace remat::ui::test;
 
 namespace {
 
-NodeId firstComputation(const MainWindow& w)
-{
-    const auto& graph = w.document()->graph()->graph;
-    for (NodeId n : w.document()->outcome()->result->savedValues) {
-        if (graph.node(n).op == NodeOp::CallFunction)
-            return n;
-    }
-    return kNoNode;
-}
-
 QByteArray contentsOf(const QString& path)
 {
     QFile file(path);
@@ -55,7 +45,7 @@ private Q_SLOTS:
         w.setInteractive(true); // autosave on
         w.openFile(path);
         QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
-        const NodeId n = firstComputation(w);
+        const NodeId n = savedComputation(w);
         QVERIFY(n != kNoNode);
 
         QSemaphore release;
@@ -84,7 +74,7 @@ private Q_SLOTS:
             w.setInteractive(true);
             w.openFile(path);
             QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
-            const NodeId n = firstComputation(w);
+            const NodeId n = savedComputation(w);
             QCOMPARE(w.document()->tagNodes({n}, CheckpointPolicy::MustRecompute), 1);
             BackgroundWrites::post([&release] { release.acquire(); }); // holds the writer
             QVERIFY(w.document()->saveProject());

@@ -30,21 +30,6 @@ using namespace remat;
 using namespace remat::ui;
 using namespace remat::ui::test;
 
-namespace {
-
-/// A saved call_function node of the current partition.
-NodeId savedComputation(const MainWindow& w)
-{
-    const auto& graph = w.document()->graph()->graph;
-    for (NodeId n : w.document()->outcome()->result->savedValues) {
-        if (graph.node(n).op == NodeOp::CallFunction)
-            return n;
-    }
-    return kNoNode;
-}
-
-} // namespace
-
 class TestMainWindow : public QObject {
     Q_OBJECT
 private Q_SLOTS:
