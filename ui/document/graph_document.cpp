@@ -5,6 +5,7 @@
 #include "document/tag_command.h"
 #include "model/background_writes.h"
 #include "model/graph_regions.h"
+#include "model/thread_handoff.h"
 #include "model/timing_log.h"
 
 #include <QCoreApplication>
@@ -335,18 +336,15 @@ bool GraphDocument::saveProject()
         [self = QPointer(this), path = m_projectPath, graphPath = m_graph->path, data, tagsChanged] {
             QString error;
             const bool written = ProjectFile::write(path, graphPath, data, &error);
-            QMetaObject::invokeMethod(
-                QCoreApplication::instance(),
-                [self, path, tagsChanged, written, error] {
-                    if (!self)
-                        return;
-                    self->m_lastSaveFailed = !written;
-                    if (written)
-                        Q_EMIT self->projectSaved(path, tagsChanged);
-                    else
-                        Q_EMIT self->projectProblem(error);
-                },
-                Qt::QueuedConnection);
+            queueCall(QCoreApplication::instance(), [self, path, tagsChanged, written, error] {
+                if (!self)
+                    return;
+                self->m_lastSaveFailed = !written;
+                if (written)
+                    Q_EMIT self->projectSaved(path, tagsChanged);
+                else
+                    Q_EMIT self->projectProblem(error);
+            });
         });
     return true;
 }
