@@ -8,7 +8,6 @@
 #include "model/background_writes.h"
 #include "window/main_window.h"
 
-#include <QFile>
 #include <QSemaphore>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -20,16 +19,6 @@
 using namespace remat;
 using namespace remat::ui;
 using namespace remat::ui::test;
-
-namespace {
-
-QByteArray contentsOf(const QString& path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
-} // namespace
 
 class TestAutosave : public QObject {
     Q_OBJECT
@@ -53,13 +42,13 @@ private Q_SLOTS:
         QSignalSpy saved(w.document(), &GraphDocument::projectSaved);
         QCOMPARE(w.document()->tagNodes({n}, CheckpointPolicy::MustRecompute), 1);
         QVERIFY(w.document()->saveProject()); // returns with the writer still held
-        QVERIFY(!contentsOf(project).contains("MUST_RECOMPUTE"));
+        QVERIFY(!readFile(project).contains("MUST_RECOMPUTE"));
         QCoreApplication::processEvents();
         QCOMPARE(saved.count(), 0); // not said before it is true
         release.release();
         QVERIFY(saved.wait(kTimeoutMs));
         QCOMPARE(saved.first().first().toString(), project);
-        QVERIFY(contentsOf(project).contains("MUST_RECOMPUTE"));
+        QVERIFY(readFile(project).contains("MUST_RECOMPUTE"));
     }
 
     void closingTheWindowWaitsForItsQueuedSave()
@@ -84,7 +73,7 @@ private Q_SLOTS:
             });
         } // the window closes while its save waits behind the held job
         releaser.join();
-        QVERIFY(contentsOf(project).contains("MUST_RECOMPUTE")); // on disk as the window went
+        QVERIFY(readFile(project).contains("MUST_RECOMPUTE")); // on disk as the window went
     }
 };
 

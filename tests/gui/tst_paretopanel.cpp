@@ -38,12 +38,6 @@ bool sweptAndIdle(const MainWindow& w)
     return idle(w) && s && s->finished;
 }
 
-QByteArray readAll(const QString& path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
 } // namespace
 
 class TestParetoPanel : public QObject {
@@ -139,8 +133,8 @@ private Q_SLOTS:
         QImage png(dir.filePath(QStringLiteral("p.png")));
         QVERIFY(!png.isNull() && png.width() > 300);
         QVERIFY(QSvgRenderer(dir.filePath(QStringLiteral("p.svg"))).isValid());
-        QVERIFY(readAll(dir.filePath(QStringLiteral("p.pdf"))).startsWith("%PDF"));
-        const QByteArray csv = readAll(dir.filePath(QStringLiteral("p.csv")));
+        QVERIFY(readFile(dir.filePath(QStringLiteral("p.pdf"))).startsWith("%PDF"));
+        const QByteArray csv = readFile(dir.filePath(QStringLiteral("p.csv")));
         QCOMPARE(
             csv.count('\n'), static_cast<qsizetype>(panel->plot()->snapshot()->result.points.size()) + 1);
         // A folder that does not exist: an error naming the file, nothing written.
