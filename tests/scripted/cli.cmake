@@ -25,6 +25,9 @@ endfunction()
 
 remat_cli_test(partition_summary CODE 0 ARGS partition ${REMAT_ORACLE}/transformer_encoder_block.json
   STDOUT "saved +26 values.*recomputed.*banned.*cut value.*PyTorch +1.13.0a0 recorded 26 saved values.*identical")
+# Over 256 KiB: the command runs on the huge-page heap with its small blocks from the command arena.
+remat_cli_test(partition_large_input CODE 0 ARGS partition ${REMAT_ORACLE}/gpt_n24.json
+  STDOUT "4304 nodes.*saved +662 values.*PyTorch +1.13.0a0 recorded 662 saved values.*identical")
 remat_cli_test(partition_default CODE 0 ARGS partition ${REMAT_ORACLE}/transformer_encoder_block.json --partitioner default
   STDOUT "saved +28 values.*identical")
 remat_cli_test(partition_inductor CODE 0 ARGS partition ${REMAT_ORACLE}/lstm_unrolled8.json --compiler inductor
