@@ -25,14 +25,6 @@ std::uint32_t JointGraphBuilder::reserveArgs(std::uint32_t count)
 
 std::uint32_t JointGraphBuilder::intern(std::string_view text)
 {
-    // Graphs repeat a handful of strings ("torch.float32", reprs of devices): a short linear scan
-    // over the first few beats hashing each time.
-    constexpr std::size_t kScanned = 16;
-    const auto& strings = m_graph.m_strings;
-    for (std::size_t i = 0; i < std::min(kScanned, strings.size()); ++i) {
-        if (strings[i] == text)
-            return static_cast<std::uint32_t>(i);
-    }
     if (const auto it = m_stringIndex.find(text); it != m_stringIndex.end())
         return it->second;
     const auto index = static_cast<std::uint32_t>(m_graph.m_strings.size());
@@ -75,16 +67,20 @@ NodeId JointGraphBuilder::addNode(Node node)
 {
     if (node.name.empty())
         throw Error("a node has an empty name");
-    if (m_graph.find(node.name) != kNoNode)
-        throw Error("node '" + node.name + "': a second node with this name");
-    if (m_graph.m_outputNode != kNoNode)
-        throw Error("node '" + node.name + "' comes after the output node '"
-            + m_graph.node(m_graph.m_outputNode).name + "'; the output node must be last");
+    // Indexed first, so that one lookup both finds a taken name and adds a new one.
     const NodeId id = nextId();
-    if (node.op == NodeOp::Output)
-        m_graph.m_outputNode = id;
     m_graph.m_nodes.push_back(std::move(node));
-    m_graph.m_byName.insert(id, m_graph.m_nodes);
+    if (!m_graph.m_byName.insert(id, m_graph.m_nodes)) {
+        const std::string name = std::move(m_graph.m_nodes.back().name);
+        m_graph.m_nodes.pop_back();
+        throw Error("node '" + name + "': a second node with this name");
+    }
+    const Node& added = m_graph.m_nodes.back();
+    if (m_graph.m_outputNode != kNoNode) // the builder is dropped with the error: no need to undo
+        throw Error("node '" + added.name + "' comes after the output node '"
+            + m_graph.node(m_graph.m_outputNode).name + "'; the output node must be last");
+    if (added.op == NodeOp::Output)
+        m_graph.m_outputNode = id;
     return id;
 }
 

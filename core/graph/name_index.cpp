@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: MIT
 #include "graph/name_index.h"
 
+#include "graph/string_hash.h"
+
 #include <algorithm>
 #include <bit>
-#include <functional>
 
 namespace remat {
 
 std::uint32_t NameIndex::hashOf(std::string_view name)
 {
-    return static_cast<std::uint32_t>(std::hash<std::string_view> {}(name));
+    return static_cast<std::uint32_t>(hashText(name));
 }
 
 void NameIndex::reserve(std::size_t count)
