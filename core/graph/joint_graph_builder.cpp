@@ -35,11 +35,19 @@ std::uint32_t JointGraphBuilder::intern(std::string_view text)
 
 OpId JointGraphBuilder::internOp(std::string_view target)
 {
-    if (const auto it = m_graph.m_opByTarget.find(target); it != m_graph.m_opByTarget.end())
-        return it->second;
-    const auto id = static_cast<OpId>(m_graph.m_ops.size());
-    m_graph.m_ops.push_back(describeTarget(target));
-    m_graph.m_opByTarget.emplace(std::string(target), id);
+    const std::uint64_t hash = hashText(target);
+    RecentOp& recent = m_recentOps[hash % m_recentOps.size()];
+    if (recent.used && recent.hash == hash && m_graph.m_ops[recent.id].target == target)
+        return recent.id;
+    OpId id = 0;
+    if (const auto it = m_graph.m_opByTarget.find(target); it != m_graph.m_opByTarget.end()) {
+        id = it->second;
+    } else {
+        id = static_cast<OpId>(m_graph.m_ops.size());
+        m_graph.m_ops.push_back(describeTarget(target));
+        m_graph.m_opByTarget.emplace(std::string(target), id);
+    }
+    recent = {hash, id, true};
     return id;
 }
 
@@ -213,6 +221,7 @@ JointGraph JointGraphBuilder::finish()
 
     JointGraph graph = std::move(m_graph);
     m_graph = JointGraph {};
+    m_recentOps = {};
     return graph;
 }
 

@@ -3,6 +3,7 @@
 #include "analysis/placement.h"
 #include "analysis/tensor_size.h"
 #include "graph/checkpoint_policy.h"
+#include "partition/distance_scale.h"
 #include "partition/min_cut.h"
 #include "partition/min_cut_network.h"
 
@@ -21,11 +22,13 @@ public:
         : m_p(problem)
         , m_joint(problem.graph.graph())
         , m_options(options)
-    {
-    }
+    { }
 
     const OpInfo& op(NodeId n) const { return m_joint.opOf(n); }
-    bool view(NodeId n) const { return m_joint.node(n).op == NodeOp::CallFunction && m_p.ops.view(m_joint.node(n).target); }
+    bool view(NodeId n) const
+    {
+        return m_joint.node(n).op == NodeOp::CallFunction && m_p.ops.view(m_joint.node(n).target);
+    }
     bool callFunction(NodeId n) const { return m_joint.node(n).op == NodeOp::CallFunction; }
 
     bool fusible(NodeId a, NodeId b) const
@@ -118,8 +121,7 @@ public:
         if (m_p.config.recomputeViews && view(n))
             return PartitionResult::kInfiniteWeight;
         const auto bytes = static_cast<double>(partitionerSizeOf(node, RuleSet::Newest));
-        const int exponent = std::max(std::min(m_p.classes.dist(n), 100), 1);
-        const auto scaled = static_cast<std::int64_t>(std::floor(bytes * std::pow(1.1, exponent)));
+        const auto scaled = static_cast<std::int64_t>(std::floor(bytes * distanceScale(m_p.classes.dist(n))));
         return materialized(n) ? scaled : 2 * scaled;
     }
 
@@ -131,8 +133,8 @@ private:
 
 } // namespace
 
-MinCutNetworkBuild buildMinCutNetworkNewest(const MinCutProblem& problem, const MinCutOptions& options,
-                                            const std::vector<char>& dontBan)
+MinCutNetworkBuild buildMinCutNetworkNewest(
+    const MinCutProblem& problem, const MinCutOptions& options, const std::vector<char>& dontBan)
 {
     const WorkGraph& graph = problem.graph;
     const JointGraph& joint = graph.graph();
@@ -234,8 +236,7 @@ MinCutNetworkBuild buildMinCutNetworkNewest(const MinCutProblem& problem, const 
                 continue;
             const int limit = firstUnfusible(fwUsers, maxOrder);
             for (NodeId u : graph.users(p)) {
-                if (classes.isRequiredFw(u) && order(u) > limit && rules.fusible(p, u)
-                    && !banned(u))
+                if (classes.isRequiredFw(u) && order(u) > limit && rules.fusible(p, u) && !banned(u))
                     ban(u, "used far apart from its producer's other uses");
             }
         }
@@ -270,8 +271,8 @@ MinCutNetworkBuild buildMinCutNetworkNewest(const MinCutProblem& problem, const 
     return build;
 }
 
-MinCutSolution solveMinCutNewest(const MinCutProblem& problem, const MinCutOptions& options,
-                                 const std::vector<char>& dontBan)
+MinCutSolution solveMinCutNewest(
+    const MinCutProblem& problem, const MinCutOptions& options, const std::vector<char>& dontBan)
 {
     MinCutNetworkBuild build = buildMinCutNetworkNewest(problem, options, dontBan);
     auto cut = build.network.solve();

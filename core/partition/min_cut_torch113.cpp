@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/node_roles.h"
 #include "analysis/tensor_size.h"
+#include "partition/distance_scale.h"
 #include "partition/min_cut.h"
 #include "partition/min_cut_network.h"
 
 #include <algorithm>
-#include <cmath>
 
 namespace remat {
 namespace {
@@ -15,8 +15,7 @@ public:
     explicit Torch113Rules(const MinCutProblem& problem)
         : m_p(problem)
         , m_joint(problem.graph.graph())
-    {
-    }
+    { }
 
     /// ban_recomputation(node): returns the reason, or nullptr for "may recompute".
     const char* banReason(NodeId n) const
@@ -63,8 +62,7 @@ public:
             return PartitionResult::kInfiniteWeight; // tuples cannot be saved
         const auto bytes = static_cast<double>(partitionerSizeOf(node, RuleSet::Torch113));
         // Python: int(mem_sz * (1.1 ** max(min(dist_from_bw, 100), 1))), truncated toward zero.
-        const int exponent = std::max(std::min(m_p.classes.dist(n), 100), 1);
-        const auto scaled = static_cast<std::int64_t>(bytes * std::pow(1.1, exponent));
+        const auto scaled = static_cast<std::int64_t>(bytes * distanceScale(m_p.classes.dist(n)));
         return materialized(n) ? scaled : 2 * scaled;
     }
 
