@@ -6,9 +6,10 @@
 #include <algorithm>
 #include <climits>
 #include <cstdlib>
+#include <fcntl.h>
 #include <filesystem>
-#include <fstream>
 #include <malloc.h>
+#include <string_view>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -29,12 +30,17 @@ constexpr std::uintptr_t kChunkHeaderBytes = 64; // more than glibc's 16
 /// file's text then went to small pages: 500 more page faults on gpt_n48).
 void* volatile g_smallPageStart = nullptr;
 
+/// Read with open and read: a std::ifstream here took 0.03 ms of `partition` (gpt_n48).
 bool transparentHugePagesOnRequest()
 {
-    std::ifstream mode("/sys/kernel/mm/transparent_hugepage/enabled");
-    std::string text;
-    std::getline(mode, text);
-    return text.find("[madvise]") != std::string::npos;
+    const int fd = open("/sys/kernel/mm/transparent_hugepage/enabled", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    char text[128];
+    const ssize_t got = read(fd, text, sizeof text - 1);
+    close(fd);
+    return got > 0
+        && std::string_view(text, static_cast<std::size_t>(got)).find("[madvise]") != std::string_view::npos;
 }
 
 bool hugePagesWanted()
