@@ -119,7 +119,7 @@ int benchProcesses(const std::vector<std::string>& paths, int repeat, std::ostre
         << pad("/bin/true x", 13) << pad("PyTorch", 10) << pad("PyTorch / wall", 16)
         << pad("PyTorch / cpu", 15) << pad("quiet", 10) << "quiet / wall\n";
     for (const auto& path : paths) {
-        const JointGraph graph = loadGraphFile(path);
+        const JointGraph graph = loadGraphFile(path, {}, RecordedDetail::SavedSetsOnly);
         const std::string rules(ruleSetName(rulesOfRecording(graph)));
         const ProcessTimes times = timeProcess({self, "partition", path, "--rules", rules}, repeat);
         const double wall = median(times.wall);

@@ -9,6 +9,15 @@
 
 namespace remat {
 
+/// How much of the recorded decisions a reader keeps.
+enum class RecordedDetail {
+    /// Everything.
+    Full,
+    /// No fwNodes and bwNodes: nine in ten of gpt_n48's recorded names, which only the conformance
+    /// tests compare (the headless commands compare saved sets).
+    SavedSetsOnly,
+};
+
 /// A partition decision that a real PyTorch made for a graph, as the file records it.
 struct RecordedPartition {
     std::vector<std::string> savedValues; // joint-graph order

@@ -34,7 +34,7 @@ JointGraph loadTrace(const std::vector<trace::TraceLogFile>& logs, const std::st
 // The text is only read: a 28 MB graph is not copied on its way to the JSON parser. `ownedText`
 // (the same text, when the caller gives it away) lets the JSON reader free it once parsed.
 JointGraph load(const std::string& text, const std::string& fileName, const std::string& traceGraph,
-    std::string* ownedText = nullptr)
+    std::string* ownedText = nullptr, RecordedDetail detail = RecordedDetail::Full)
 {
     if (firstNonBlank(text) == text.size())
         throw Error(fileName + ": the file is empty");
@@ -48,7 +48,7 @@ JointGraph load(const std::string& text, const std::string& fileName, const std:
         return readPrintedGraphText(bom ? text.substr(kUtf8Bom.size()) : text, fileName);
     if (bom)
         return readJointGraphText(std::string_view(text).substr(kUtf8Bom.size()), fileName);
-    return ownedText ? readJointGraphText(std::move(*ownedText), fileName)
+    return ownedText ? readJointGraphText(std::move(*ownedText), fileName, detail)
                      : readJointGraphText(text, fileName);
 }
 
@@ -65,12 +65,12 @@ JointGraph loadGraphText(const std::string& text, const std::string& fileName, c
     return load(text, fileName, traceGraph);
 }
 
-JointGraph loadGraphFile(const std::string& path, const std::string& traceGraph)
+JointGraph loadGraphFile(const std::string& path, const std::string& traceGraph, RecordedDetail detail)
 {
     if (std::filesystem::is_directory(path))
         return loadTrace(trace::readTracePath(path), path, traceGraph);
     std::string text = readFileText(path);
-    return load(text, path, traceGraph, &text);
+    return load(text, path, traceGraph, &text, detail);
 }
 
 } // namespace remat

@@ -38,8 +38,9 @@ std::vector<std::string> nameList(value v, const std::string& where)
 
 /// A recorded decision: {"saved_values", "saved_sym_nodes", "fw_nodes", "bw_nodes", "seconds"}.
 /// Returns nullopt for other objects (reference may hold more than partitions).
-std::optional<RecordedPartition> readRecorded(object obj, const std::string& where)
+std::optional<RecordedPartition> readRecorded(object obj, const std::string& where, RecordedDetail detail)
 {
+    const bool nodeLists = detail == RecordedDetail::Full;
     RecordedPartition p;
     bool isPartition = false;
     for (const auto field : obj) {
@@ -50,9 +51,9 @@ std::optional<RecordedPartition> readRecorded(object obj, const std::string& whe
             isPartition = true;
         } else if (key == "saved_sym_nodes") {
             p.savedSymNodes = nameList(v, where + ".saved_sym_nodes");
-        } else if (key == "fw_nodes") {
+        } else if (key == "fw_nodes" && nodeLists) {
             p.fwNodes = nameList(v, where + ".fw_nodes");
-        } else if (key == "bw_nodes") {
+        } else if (key == "bw_nodes" && nodeLists) {
             p.bwNodes = nameList(v, where + ".bw_nodes");
         } else if (key == "seconds" && v.is_number()) {
             p.seconds = v.get_double().value_unsafe();
@@ -105,9 +106,10 @@ std::string stringField(object obj, std::string_view wanted)
 /// Reads the whole document in one pass, in file order.
 class DocumentReader {
 public:
-    explicit DocumentReader(JointGraphBuilder& builder)
+    DocumentReader(JointGraphBuilder& builder, RecordedDetail detail)
         : m_builder(builder)
         , m_nodes(builder)
+        , m_detail(detail)
     { }
 
     JointGraph read(value document)
@@ -248,7 +250,7 @@ private:
             if (key == "torch_version" && v.type() == element_type::STRING) {
                 m_builder.setRecordedTorchVersion(std::string(v.get_string().value_unsafe()));
             } else if (v.type() == element_type::OBJECT) {
-                if (auto recorded = readRecorded(object(v), "reference." + key))
+                if (auto recorded = readRecorded(object(v), "reference." + key, m_detail))
                     m_builder.addRecorded(key, std::move(*recorded));
             }
         }
@@ -261,7 +263,7 @@ private:
             if (v.type() != element_type::OBJECT)
                 continue;
             if (field.key == "min_cut_inductor") {
-                if (auto recorded = readRecorded(object(v), "extra.min_cut_inductor"))
+                if (auto recorded = readRecorded(object(v), "extra.min_cut_inductor", m_detail))
                     m_builder.addRecorded("min_cut_inductor", std::move(*recorded));
             } else if (field.key == "min_cut_details") {
                 m_details = readMinCutDetails(object(v));
@@ -271,6 +273,7 @@ private:
 
     JointGraphBuilder& m_builder;
     NodeJsonReader m_nodes;
+    RecordedDetail m_detail;
     std::optional<MinCutDetails> m_details;
     bool m_sawFormat = false;
     bool m_sawVersion = false;
@@ -309,8 +312,8 @@ simdjson::error_code parseInto(simdjson::dom::document& document, simdjson::padd
 /// parsed document once the graph is built, so that the nodes and the partition reuse their
 /// memory instead of fresh pages (about 1 ms of a 17 ms `partition` of gpt_n48), and no thread
 /// keeps the buffers of the largest file it ever opened.
-JointGraph parseJointGraph(
-    simdjson::padded_string_view text, const std::string& fileName, std::string* ownedText = nullptr)
+JointGraph parseJointGraph(simdjson::padded_string_view text, const std::string& fileName,
+    std::string* ownedText = nullptr, RecordedDetail detail = RecordedDetail::Full)
 {
     simdjson::dom::document parsed;
     if (const auto error = parseInto(parsed, text)) {
@@ -325,7 +328,7 @@ JointGraph parseJointGraph(
     try {
         JointGraphBuilder builder;
         builder.setFilePath(fileName);
-        DocumentReader reader(builder);
+        DocumentReader reader(builder, detail);
         return reader.read(document);
     } catch (const UnresolvedReference& ref) {
         const std::string what = declaredNames(document).contains(ref.name)
@@ -354,12 +357,12 @@ JointGraph readJointGraphText(const std::string& text, const std::string& fileNa
     return parseJointGraph(simdjson::padded_string_view(text.data(), text.size(), text.capacity()), fileName);
 }
 
-JointGraph readJointGraphText(std::string&& text, const std::string& fileName)
+JointGraph readJointGraphText(std::string&& text, const std::string& fileName, RecordedDetail detail)
 {
     if (text.capacity() < text.size() + simdjson::SIMDJSON_PADDING)
         text.reserve(text.size() + simdjson::SIMDJSON_PADDING); // the one copy the other overloads make too
     return parseJointGraph(
-        simdjson::padded_string_view(text.data(), text.size(), text.capacity()), fileName, &text);
+        simdjson::padded_string_view(text.data(), text.size(), text.capacity()), fileName, &text, detail);
 }
 
 JointGraph readJointGraphFile(const std::string& path)

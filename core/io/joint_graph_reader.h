@@ -18,6 +18,7 @@ JointGraph readJointGraphText(std::string_view text, const std::string& fileName
 /// Same, parsing in place (no copy) when `text` has readFileText's spare capacity.
 JointGraph readJointGraphText(const std::string& text, const std::string& fileName);
 /// Same, taking the text: it is freed (left empty) as soon as it is parsed.
-JointGraph readJointGraphText(std::string&& text, const std::string& fileName);
+JointGraph readJointGraphText(
+    std::string&& text, const std::string& fileName, RecordedDetail detail = RecordedDetail::Full);
 
 } // namespace remat

@@ -98,6 +98,24 @@ private slots:
         }
     }
 
+    void savedSetsOnlyLeavesOutTheNodeLists()
+    {
+        // What the headless commands read: the decision, its seconds, no forward/backward lists.
+        const JointGraph full = readJointGraphText(valid().toStdString(), "tiny.json", RecordedDetail::Full);
+        const JointGraph lean
+            = readJointGraphText(valid().toStdString(), "tiny.json", RecordedDetail::SavedSetsOnly);
+        const RecordedPartition* all = full.recordedPartition("min_cut");
+        const RecordedPartition* saved = lean.recordedPartition("min_cut");
+        QVERIFY(all && saved);
+        QCOMPARE(all->fwNodes.size(), std::size_t(4));
+        QCOMPARE(all->bwNodes.size(), std::size_t(3));
+        QVERIFY(saved->fwNodes.empty());
+        QVERIFY(saved->bwNodes.empty());
+        QCOMPARE(saved->savedValues, all->savedValues);
+        QCOMPARE(saved->seconds, all->seconds);
+        QCOMPARE(lean.size(), full.size());
+    }
+
     void readsSymbolicValues()
     {
         // torch.compile(dynamic=True): a SymInt placeholder, and sizes by their example values.
