@@ -73,11 +73,18 @@ void JointGraphBuilder::collectInputs(
 
 NodeId JointGraphBuilder::addNode(Node node)
 {
-    if (node.name.empty())
-        throw Error("a node has an empty name");
-    // Indexed first, so that one lookup both finds a taken name and adds a new one.
-    const NodeId id = nextId();
     m_graph.m_nodes.push_back(std::move(node));
+    return commitNode();
+}
+
+NodeId JointGraphBuilder::commitNode()
+{
+    const auto id = static_cast<NodeId>(m_graph.m_nodes.size() - 1);
+    if (m_graph.m_nodes.back().name.empty()) {
+        m_graph.m_nodes.pop_back();
+        throw Error("a node has an empty name");
+    }
+    // Indexed first, so that one lookup both finds a taken name and adds a new one.
     if (!m_graph.m_byName.insert(id, m_graph.m_nodes)) {
         const std::string name = std::move(m_graph.m_nodes.back().name);
         m_graph.m_nodes.pop_back();

@@ -25,6 +25,11 @@ public:
     NodeId nextId() const { return static_cast<NodeId>(m_graph.m_nodes.size()); }
     NodeId find(std::string_view name) const { return m_graph.find(name); }
     NodeId addNode(Node node);
+    /// A reader that fills a node where the graph keeps it, instead of moving it there: newNode()
+    /// appends an empty node, commitNode() checks and indexes it as addNode() does. A failure in
+    /// between leaves the node behind: the builder is dropped with the error.
+    Node& newNode() { return m_graph.m_nodes.emplace_back(); }
+    NodeId commitNode();
     /// Room for `nodes` nodes (and their args), when the count is known up front.
     void reserve(std::size_t nodes);
 

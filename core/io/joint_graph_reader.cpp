@@ -237,8 +237,10 @@ private:
         const simdjson::dom::array nodes(v);
         m_builder.reserve(nodes.size());
         NodeId id = 0;
-        for (const value node : nodes)
-            m_builder.addNode(m_nodes.read(node, id++));
+        for (const value node : nodes) {
+            m_nodes.read(node, id++, m_builder.newNode());
+            m_builder.commitNode();
+        }
         m_sawNodes = true;
     }
 

@@ -49,13 +49,12 @@ void NodeJsonReader::fail(const std::string& field, const std::string& what) con
     throw Error(message + ": " + what);
 }
 
-Node NodeJsonReader::read(value nodeValue, NodeId id)
+void NodeJsonReader::read(value nodeValue, NodeId id, Node& node)
 {
     m_id = id;
     m_name = {};
     if (nodeValue.type() != element_type::OBJECT)
         fail(std::string(), "expected an object");
-    Node node;
     node.kwargs = 1; // the builder's shared empty dict
     bool hasName = false;
     bool hasOp = false;
@@ -107,7 +106,6 @@ Node NodeJsonReader::read(value nodeValue, NodeId id)
         if (outputArgs.size != 1 || m_builder.argAt(outputArgs.first).kind != ArgKind::List)
             fail("args", "the output node's args must be [[outputs...]]");
     }
-    return node;
 }
 
 NodeOp NodeJsonReader::readOp(std::string_view text) const

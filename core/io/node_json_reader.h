@@ -26,7 +26,8 @@ public:
     {
     }
 
-    Node read(simdjson::dom::element value, NodeId id);
+    /// Fills `node` (default-constructed, the builder's own: see JointGraphBuilder::newNode).
+    void read(simdjson::dom::element value, NodeId id, Node& node);
 
 private:
     struct Path; // where a value sits inside the node, built into text only for messages
