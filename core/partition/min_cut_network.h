@@ -27,6 +27,8 @@ public:
     bool isBanned(NodeId n) const { return m_hasSourceEdge[static_cast<std::size_t>(n)] != 0; }
     /// The banned nodes in the order they were banned, as PyTorch's banned_nodes.
     const std::vector<BannedNode>& banned() const { return m_banned; }
+    /// The same, moved out, for a network that is done with (solve() names the bans it meets).
+    std::vector<BannedNode> takeBanned() { return std::move(m_banned); }
     /// X must be computed in the backward; `why` (a recompute tag, say) explains a failed cut.
     void inToSink(NodeId n, std::string why = {});
     void outToSink(NodeId n);   ///< X must be available in the backward

@@ -111,8 +111,8 @@ MinCutSolution solveMinCutTorch113(const MinCutProblem& problem)
             network.dataEdge(n, user);
     }
 
-    solution.banned = network.banned();
     auto cut = network.solve();
+    solution.banned = network.takeBanned(); // 3k reasons on gpt_n48: moved, not copied
     solution.saved = std::move(cut.saved);
     solution.cutValue = cut.cutValue;
     return solution;
