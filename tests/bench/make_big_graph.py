@@ -27,6 +27,20 @@ from export_joint_graph import export_joint_graph  # noqa: E402
 from make_samples import GPT  # noqa: E402
 
 
+def gpt_stack(layers, oracle_width):
+    """The model, its token inputs and targets, seeded: the oracle's width (d=256, ctx 128, vocab
+    2048) or the tiny one; returns (model, (tokens, targets), description)."""
+    torch.manual_seed(0)
+    d, ctx, vocab = (256, 128, 2048) if oracle_width else (32, 16, 128)
+    model = GPT(layers=layers, d=d, heads=4, ctx=ctx, vocab=vocab)
+    model.train()
+    tokens = torch.randint(0, vocab, (2, ctx))
+    targets = torch.randint(0, vocab, (2, ctx))
+    description = (f"nanoGPT-style LM, {layers} blocks, d={d}, 4 heads, ctx {ctx}, vocab {vocab}, tied head, "
+                   "dropout 0.1; batch 2")
+    return model, (tokens, targets), description
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--layers", type=int, default=566)
@@ -34,16 +48,9 @@ def main(argv):
     ap.add_argument("--oracle-width", action="store_true",
                     help="d=256, ctx 128, vocab 2048, with PyTorch's decisions and seconds")
     args = ap.parse_args(argv)
-    torch.manual_seed(0)
-    d, ctx, vocab = (256, 128, 2048) if args.oracle_width else (32, 16, 128)
-    model = GPT(layers=args.layers, d=d, heads=4, ctx=ctx, vocab=vocab)
-    model.train()
-    tokens = torch.randint(0, vocab, (2, ctx))
-    targets = torch.randint(0, vocab, (2, ctx))
+    model, inputs, description = gpt_stack(args.layers, args.oracle_width)
     start = time.perf_counter()
-    doc = export_joint_graph(model, (tokens, targets), args.output, name=f"gpt_n{args.layers}",
-                             description=f"nanoGPT-style LM, {args.layers} blocks, d={d}, 4 heads, ctx {ctx}, "
-                                         f"vocab {vocab}, tied head, dropout 0.1; batch 2",
+    doc = export_joint_graph(model, inputs, args.output, name=f"gpt_n{args.layers}", description=description,
                              reference=args.oracle_width)
     print(f"{args.output}: {len(doc['nodes'])} nodes, {os.path.getsize(args.output) / 1e6:.1f} MB, "
           f"{time.perf_counter() - start:.0f} s")

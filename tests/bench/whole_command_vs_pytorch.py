@@ -33,8 +33,9 @@ import torch
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "samples"))
+sys.path.insert(0, HERE)
 import export_joint_graph as ejg  # noqa: E402
-from make_samples import GPT  # noqa: E402
+from make_big_graph import gpt_stack  # noqa: E402
 
 TARGET_RATIO = 300
 
@@ -90,14 +91,10 @@ def main(argv):
     if not os.access(binary, os.X_OK):
         raise SystemExit(f"{binary}: no such program (build it first, or give --binary)")
 
-    torch.manual_seed(0)
-    model = GPT(layers=args.layers, d=256, heads=4, ctx=128, vocab=2048)
-    model.train()
-    tokens = torch.randint(0, 2048, (2, 128))
-    targets = torch.randint(0, 2048, (2, 128))
+    model, inputs, description = gpt_stack(args.layers, oracle_width=True)
     start = time.perf_counter()
-    cap = ejg.capture_joint_graph(copy.deepcopy(model), (tokens, targets))
-    doc = ejg.build_document(cap, f"gpt_n{args.layers}", f"nanoGPT-style LM, {args.layers} blocks")
+    cap = ejg.capture_joint_graph(copy.deepcopy(model), inputs)
+    doc = ejg.build_document(cap, f"gpt_n{args.layers}", description)
     ejg.write_document(doc, args.output)
     saved = check_same_saved_set(binary, args.output, doc)
     print(f"{args.output}: {len(doc['nodes'])} nodes, {os.path.getsize(args.output) / 1e6:.1f} MB, "
