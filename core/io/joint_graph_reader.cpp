@@ -6,6 +6,7 @@
 #include "io/file_text.h"
 #include "io/json_syntax_check.h"
 #include "io/node_json_reader.h"
+#include "io/split_json_parse.h"
 
 #include <simdjson.h>
 
@@ -116,28 +117,53 @@ public:
     {
         if (document.type() != element_type::OBJECT)
             throw Error("expected a JSON object at the top level");
-        for (const auto field : object(document)) {
-            const std::string_view key = field.key;
-            const value v = field.value;
-            if (key == "format")
-                readFormat(v);
-            else if (key == "version")
-                readVersion(v);
-            else if (key == "kind")
-                readKind(v);
-            else if (key == "num_fwd_outputs")
-                readNumFwdOutputs(v);
-            else if (key == "source" && v.type() == element_type::OBJECT)
-                readSource(object(v));
-            else if (key == "static_lifetime_input_indices")
-                readStaticInputs(v);
-            else if (key == "nodes")
-                readNodes(v);
-            else if (key == "reference" && v.type() == element_type::OBJECT)
-                readReference(object(v));
-            else if (key == "extra" && v.type() == element_type::OBJECT)
-                readExtra(object(v));
-        }
+        for (const auto field : object(document))
+            readField(field.key, field.value);
+        return finish();
+    }
+
+    /// The two halves of a text parsed in two (io/split_json_parse.h): the head's fields, the
+    /// tail's "nodes" as more of the head's last list, then the tail's other fields.
+    JointGraph read(const SplitJsonDocuments& parts)
+    {
+        const object head(parts.head.root());
+        const object tail(parts.tail.root());
+        auto field = tail.begin();
+        const simdjson::dom::array moreNodes((*field).value);
+        m_moreNodes = moreNodes.size();
+        for (const auto headField : head)
+            readField(headField.key, headField.value);
+        readNodeList(moreNodes);
+        for (++field; field != tail.end(); ++field)
+            readField((*field).key, (*field).value);
+        return finish();
+    }
+
+private:
+    void readField(std::string_view key, value v)
+    {
+        if (key == "format")
+            readFormat(v);
+        else if (key == "version")
+            readVersion(v);
+        else if (key == "kind")
+            readKind(v);
+        else if (key == "num_fwd_outputs")
+            readNumFwdOutputs(v);
+        else if (key == "source" && v.type() == element_type::OBJECT)
+            readSource(object(v));
+        else if (key == "static_lifetime_input_indices")
+            readStaticInputs(v);
+        else if (key == "nodes")
+            readNodes(v);
+        else if (key == "reference" && v.type() == element_type::OBJECT)
+            readReference(object(v));
+        else if (key == "extra" && v.type() == element_type::OBJECT)
+            readExtra(object(v));
+    }
+
+    JointGraph finish()
+    {
         if (!m_sawFormat)
             throw Error("missing \"format\": this is not a joint-graph file");
         if (!m_sawVersion)
@@ -156,7 +182,6 @@ public:
         return m_builder.finish();
     }
 
-private:
     void readFormat(value v)
     {
         if (v.type() != element_type::STRING || v.get_string().value_unsafe() != "joint-graph")
@@ -235,13 +260,18 @@ private:
         if (v.type() != element_type::ARRAY)
             throw Error("missing \"nodes\" list");
         const simdjson::dom::array nodes(v);
-        m_builder.reserve(nodes.size());
-        NodeId id = 0;
+        m_builder.reserve(nodes.size() + m_moreNodes);
+        m_nextId = 0;
+        readNodeList(nodes);
+        m_sawNodes = true;
+    }
+
+    void readNodeList(simdjson::dom::array nodes)
+    {
         for (const value node : nodes) {
-            m_nodes.read(node, id++, m_builder.newNode());
+            m_nodes.read(node, m_nextId++, m_builder.newNode());
             m_builder.commitNode();
         }
-        m_sawNodes = true;
     }
 
     void readReference(object obj)
@@ -277,6 +307,8 @@ private:
     NodeJsonReader m_nodes;
     RecordedDetail m_detail;
     std::optional<MinCutDetails> m_details;
+    NodeId m_nextId = 0;
+    std::size_t m_moreNodes = 0; ///< the tail's nodes, when the text was parsed in two
     bool m_sawFormat = false;
     bool m_sawVersion = false;
     bool m_sawNodes = false;
@@ -284,22 +316,43 @@ private:
     bool m_forward = false;
 };
 
-/// Names the nodes of a file declare, for telling an unknown name from a later one.
-std::set<std::string> declaredNames(value document)
+/// Adds the names the nodes of a document declare, for telling an unknown name from a later one.
+void addDeclaredNames(value document, std::set<std::string>& names)
 {
-    std::set<std::string> names;
     if (document.type() != element_type::OBJECT)
-        return names;
+        return;
     const auto nodes = object(document)["nodes"];
     if (nodes.error() || nodes.value_unsafe().type() != element_type::ARRAY)
-        return names;
+        return;
     for (const value node : simdjson::dom::array(nodes.value_unsafe())) {
         if (node.type() == element_type::OBJECT) {
             if (auto name = stringField(object(node), "name"); !name.empty())
                 names.insert(name);
         }
     }
-    return names;
+}
+
+/// Reads the parsed document(s) into a graph, every message prefixed with the file's name.
+template <typename Parsed>
+JointGraph readParsed(const Parsed& parsed, const std::string& fileName, RecordedDetail detail,
+    const std::vector<value>& documents)
+{
+    try {
+        JointGraphBuilder builder;
+        builder.setFilePath(fileName);
+        DocumentReader reader(builder, detail);
+        return reader.read(parsed);
+    } catch (const UnresolvedReference& ref) {
+        std::set<std::string> names;
+        for (const value document : documents)
+            addDeclaredNames(document, names);
+        const std::string what = names.contains(ref.name) ? "refers to '" + ref.name
+                + "', which does not come before it (nodes must be in topological order; is there a cycle?)"
+                                                          : "refers to unknown node '" + ref.name + "'";
+        throw Error(fileName + ": node " + ref.node + ": " + ref.field + ": " + what);
+    } catch (const Error& e) {
+        throw Error(fileName + ": " + e.what());
+    }
 }
 
 /// Parses `text` into `document` (the tape and the strings). The parser goes when this returns,
@@ -317,6 +370,12 @@ simdjson::error_code parseInto(simdjson::dom::document& document, simdjson::padd
 JointGraph parseJointGraph(simdjson::padded_string_view text, const std::string& fileName,
     std::string* ownedText = nullptr, RecordedDetail detail = RecordedDetail::Full)
 {
+    if (ownedText) {
+        if (const auto parts = parseNodesInTwo(*ownedText)) {
+            std::string().swap(*ownedText);
+            return readParsed(*parts, fileName, detail, {parts->head.root(), parts->tail.root()});
+        }
+    }
     simdjson::dom::document parsed;
     if (const auto error = parseInto(parsed, text)) {
         // simdjson says what, not where: the slower RapidJSON reader finds the line and column.
@@ -327,20 +386,7 @@ JointGraph parseJointGraph(simdjson::padded_string_view text, const std::string&
     const value document = parsed.root(); // its strings are the document's copies
     if (ownedText)
         std::string().swap(*ownedText);
-    try {
-        JointGraphBuilder builder;
-        builder.setFilePath(fileName);
-        DocumentReader reader(builder, detail);
-        return reader.read(document);
-    } catch (const UnresolvedReference& ref) {
-        const std::string what = declaredNames(document).contains(ref.name)
-            ? "refers to '" + ref.name
-                + "', which does not come before it (nodes must be in topological order; is there a cycle?)"
-            : "refers to unknown node '" + ref.name + "'";
-        throw Error(fileName + ": node " + ref.node + ": " + ref.field + ": " + what);
-    } catch (const Error& e) {
-        throw Error(fileName + ": " + e.what());
-    }
+    return readParsed(document, fileName, detail, {document});
 }
 
 } // namespace

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+#include "io/other_core_task.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <pthread.h>
+#include <sched.h>
+#include <thread>
+
+namespace remat {
+
+struct OtherCoreTask::State {
+    std::function<void()> work;
+    std::atomic<bool> claimed {false}; ///< whoever sets it runs the work
+    std::mutex mutex;
+    std::condition_variable doneChanged;
+    bool done = false;
+
+    void runIfUnclaimed()
+    {
+        if (claimed.exchange(true))
+            return;
+        work();
+        const std::lock_guard lock(mutex);
+        done = true;
+        doneChanged.notify_all();
+    }
+};
+
+namespace {
+
+/// Every CPU the caller may use but its current one; false when there is no other.
+bool otherCpus(cpu_set_t& cpus)
+{
+    if (sched_getaffinity(0, sizeof cpus, &cpus) != 0)
+        return false;
+    const int current = sched_getcpu();
+    if (current >= 0 && current < CPU_SETSIZE)
+        CPU_CLR(current, &cpus);
+    return CPU_COUNT(&cpus) > 0;
+}
+
+} // namespace
+
+OtherCoreTask::OtherCoreTask(std::function<void()> work)
+    : m_state(std::make_shared<State>())
+{
+    m_state->work = std::move(work);
+    cpu_set_t cpus;
+    if (!otherCpus(cpus))
+        return; // finish() runs the work here
+    try {
+        // Detached and holding the state: if it only starts after finish() ran the work, it finds
+        // the work claimed and ends without touching anything else.
+        std::thread thread([state = m_state] { state->runIfUnclaimed(); });
+        pthread_setaffinity_np(thread.native_handle(), sizeof cpus, &cpus);
+        thread.detach();
+    } catch (const std::system_error&) {
+        // No thread to be had: finish() runs the work here.
+    }
+}
+
+OtherCoreTask::~OtherCoreTask()
+{
+    finish();
+}
+
+void OtherCoreTask::finish()
+{
+    m_state->runIfUnclaimed();
+    std::unique_lock lock(m_state->mutex);
+    m_state->doneChanged.wait(lock, [this] { return m_state->done; });
+}
+
+} // namespace remat
