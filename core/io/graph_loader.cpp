@@ -5,6 +5,7 @@
 #include "io/file_text.h"
 #include "io/joint_graph_reader.h"
 #include "io/printed_graph_reader.h"
+#include "io/split_json_parse.h"
 #include "io/torch_trace.h"
 
 #include <filesystem>
@@ -69,8 +70,15 @@ JointGraph loadGraphFile(const std::string& path, const std::string& traceGraph,
 {
     if (std::filesystem::is_directory(path))
         return loadTrace(trace::readTracePath(path), path, traceGraph);
-    std::string text = readFileText(path);
-    return load(text, path, traceGraph, &text, detail);
+    if (!traceGraph.empty()) {
+        std::string text = readFileText(path);
+        return load(text, path, traceGraph, &text, detail);
+    }
+    // A large joint graph is read and parsed on two cores; any other file comes back as text.
+    FileInTwo file = readFileInTwo(path);
+    if (file.documents)
+        return readJointGraphDocuments(*file.documents, path, detail);
+    return load(file.text, path, traceGraph, &file.text, detail);
 }
 
 } // namespace remat

@@ -370,12 +370,6 @@ simdjson::error_code parseInto(simdjson::dom::document& document, simdjson::padd
 JointGraph parseJointGraph(simdjson::padded_string_view text, const std::string& fileName,
     std::string* ownedText = nullptr, RecordedDetail detail = RecordedDetail::Full)
 {
-    if (ownedText) {
-        if (const auto parts = parseNodesInTwo(*ownedText)) {
-            std::string().swap(*ownedText);
-            return readParsed(*parts, fileName, detail, {parts->head.root(), parts->tail.root()});
-        }
-    }
     simdjson::dom::document parsed;
     if (const auto error = parseInto(parsed, text)) {
         // simdjson says what, not where: the slower RapidJSON reader finds the line and column.
@@ -411,6 +405,12 @@ JointGraph readJointGraphText(std::string&& text, const std::string& fileName, R
         text.reserve(text.size() + simdjson::SIMDJSON_PADDING); // the one copy the other overloads make too
     return parseJointGraph(
         simdjson::padded_string_view(text.data(), text.size(), text.capacity()), fileName, &text, detail);
+}
+
+JointGraph readJointGraphDocuments(
+    const SplitJsonDocuments& parts, const std::string& fileName, RecordedDetail detail)
+{
+    return readParsed(parts, fileName, detail, {parts.head.root(), parts.tail.root()});
 }
 
 JointGraph readJointGraphFile(const std::string& path)

@@ -8,6 +8,8 @@
 
 namespace remat {
 
+struct SplitJsonDocuments;
+
 /// Reads joint-graph format v1 (docs/joint-graph-format.md).
 /// Every problem throws remat::Error naming the file and the line/column or the node and field;
 /// nothing is returned half-loaded.
@@ -20,5 +22,9 @@ JointGraph readJointGraphText(const std::string& text, const std::string& fileNa
 /// Same, taking the text: it is freed (left empty) as soon as it is parsed.
 JointGraph readJointGraphText(
     std::string&& text, const std::string& fileName, RecordedDetail detail = RecordedDetail::Full);
+
+/// Same, from a file's two halves parsed apart (io/split_json_parse.h).
+JointGraph readJointGraphDocuments(const SplitJsonDocuments& parts, const std::string& fileName,
+    RecordedDetail detail = RecordedDetail::Full);
 
 } // namespace remat

@@ -23,6 +23,7 @@ public:
 
 private:
     struct State;
+    static void* runOnThread(void* state); ///< takes a std::shared_ptr<State>* made with new
     std::shared_ptr<State> m_state;
 };
 

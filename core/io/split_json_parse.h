@@ -21,13 +21,21 @@ struct SplitJsonDocuments {
     simdjson::dom::document tail;
 };
 
-/// Texts below this size parse faster on one core than a thread takes to start.
+/// Files below this size are read and parsed faster on one core than a thread takes to start.
 inline constexpr std::size_t kSplitParseBytes = std::size_t {1} << 20;
 
-/// Parses `text` in two when it is large and a split point is found near its middle. `text` must
-/// have simdjson's padding as spare capacity; two of its bytes are overwritten (the head's "]}")
-/// and the caller frees it afterwards. nullopt, with `text` as it was, when the text is small,
-/// has no split point or does not parse: the caller then parses it whole, which explains why.
-std::optional<SplitJsonDocuments> parseNodesInTwo(std::string& text);
+/// A file as read by readFileInTwo: its documents when it was parsed in two, else its text.
+struct FileInTwo {
+    std::string text; ///< the whole file with readFileText's spare capacity; empty when parsed
+    std::optional<SplitJsonDocuments> documents;
+};
+
+/// Reads `path` as readFileText does (and throws as it does). When the file is large, another
+/// core meanwhile reads its part past the middle and parses it as the tail of the nodes list,
+/// while this one reads and parses the head; that takes a text that starts as a JSON object (no
+/// byte-order mark) and a split point near the middle. Any other file, or one whose halves do
+/// not both parse as the one nodes list, comes back whole as text: parsed whole, it reads as it
+/// would have (or explains why it cannot).
+FileInTwo readFileInTwo(const std::string& path);
 
 } // namespace remat
