@@ -21,8 +21,9 @@ using simdjson::dom::element_type;
 constexpr std::string_view kTailPrefix = R"({"nodes":[)";
 constexpr std::string_view kHeadSuffix = "]}";
 /// Where the search for a split point starts, in percent of the file. This thread's part is the
-/// larger: the other one also starts a thread, and the nodes it parsed are read here more slowly
-/// (written by another core). gpt_n48 on 2 cores: 56 to 60 equally good, 48 and 64 worse.
+/// larger: the other one starts later (its thread is created first), and the nodes it parsed are
+/// read here more slowly (written by another core). gpt_n48 on 2 cores: 56 to 60 equally good,
+/// 48 and 64 worse.
 constexpr std::size_t kHeadPercent = 58;
 /// How far before that the search may look back, and how far past it it goes before giving up.
 constexpr std::size_t kLookBackBytes = 256;
