@@ -2,6 +2,7 @@
 #pragma once
 
 #include "graph/arg.h"
+#include "graph/out_of_line.h"
 #include "graph/tensor_meta.h"
 
 #include <optional>
@@ -31,6 +32,12 @@ enum class ValueKind : std::uint8_t { None, Tensor, TensorList, Symbolic };
 
 using OpId = std::uint32_t;
 
+/// Where a node came from in the model: shown to the user, never read by a partitioner.
+struct SourceText {
+    std::vector<std::string> nnModuleStack;
+    std::string stackTrace;
+};
+
 struct NodeMeta {
     CheckpointPolicy recompute = CheckpointPolicy::None;
     std::optional<std::int64_t> acGraphId;
@@ -38,8 +45,15 @@ struct NodeMeta {
     std::optional<double> memoryBudget;
     std::optional<double> runtimeMs;
     bool hasBackwardHook = false;
-    std::vector<std::string> nnModuleStack;
-    std::string stackTrace;
+    OutOfLine<SourceText> source;
+};
+
+/// Dynamic shapes: the symbols of a value's sizes (or of a symbolic value), sorted by name; for a
+/// symbolic value, its expression, and the symbol it binds (a SymInt placeholder).
+struct SymbolicText {
+    std::vector<std::string> freeSymbols;
+    std::string expr;
+    std::string bindsSymbol;
 };
 
 struct Node {
@@ -54,11 +68,7 @@ struct Node {
     NodeMeta meta;
     std::vector<NodeId> inputs; // distinct nodes referenced by args/kwargs, first-use order
     std::vector<NodeId> users;  // distinct consumers in graph order
-    /// Dynamic shapes: the symbols of the value's sizes (or of a symbolic value), sorted by name;
-    /// for a symbolic value, its expression, and the symbol it binds (a SymInt placeholder).
-    std::vector<std::string> freeSymbols;
-    std::string symbolicExpr;
-    std::string bindsSymbol;
+    OutOfLine<SymbolicText> symbolic;
     bool symbolicFloat = false; ///< a SymFloat (2.14's sym_node_size: 4, else 1)
 
     /// Has `tensor_meta` in torch 1.13: a single-tensor value.

@@ -269,12 +269,12 @@ void NodeJsonReader::readSymbolic(value v, Node& node, const Path& path) const
         if (key == "sym") {
             if (f.type() != element_type::STRING)
                 fail(path.member("sym"), "expected the symbolic expression as a string");
-            node.symbolicExpr = std::string(f.get_string().value_unsafe());
+            node.symbolic.edit().expr = std::string(f.get_string().value_unsafe());
         } else if (key == "hint") {
             node.symbolicFloat = f.type() == element_type::DOUBLE;
         } else if (key == "binds") {
             if (f.type() == element_type::STRING)
-                node.bindsSymbol = std::string(f.get_string().value_unsafe());
+                node.symbolic.edit().bindsSymbol = std::string(f.get_string().value_unsafe());
             else if (!f.is_null())
                 fail(path.member("binds"), "expected a symbol name or null");
         }
@@ -289,16 +289,16 @@ void NodeJsonReader::readFreeSymbols(value v, Node& node, const Path& path) cons
         return;
     if (list.type() != element_type::ARRAY)
         fail(path.member("free_symbols"), "expected a list of symbol names");
+    std::vector<std::string>& symbols = node.symbolic.edit().freeSymbols;
     std::size_t i = 0;
     for (const value s : simdjson::dom::array(list.value_unsafe())) {
         if (s.type() != element_type::STRING)
             fail(path.member("free_symbols").element(i), "expected a symbol name");
-        node.freeSymbols.emplace_back(s.get_string().value_unsafe());
+        symbols.emplace_back(s.get_string().value_unsafe());
         ++i;
     }
-    std::sort(node.freeSymbols.begin(), node.freeSymbols.end());
-    node.freeSymbols.erase(
-        std::unique(node.freeSymbols.begin(), node.freeSymbols.end()), node.freeSymbols.end());
+    std::sort(symbols.begin(), symbols.end());
+    symbols.erase(std::unique(symbols.begin(), symbols.end()), symbols.end());
 }
 
 TensorMeta NodeJsonReader::readTensorMeta(value v, const Path& path) const
@@ -391,11 +391,11 @@ void NodeJsonReader::readMeta(object meta, NodeMeta& out) const
             for (const value e : simdjson::dom::array(v)) {
                 if (e.type() != element_type::STRING)
                     fail("meta.nn_module_stack", "expected a list of module paths");
-                out.nnModuleStack.emplace_back(e.get_string().value_unsafe());
+                out.source.edit().nnModuleStack.emplace_back(e.get_string().value_unsafe());
             }
         } else if (key == "stack_trace") {
             if (v.type() == element_type::STRING)
-                out.stackTrace = std::string(v.get_string().value_unsafe());
+                out.source.edit().stackTrace = std::string(v.get_string().value_unsafe());
         }
     }
 }

@@ -57,7 +57,7 @@ NodeMeta parseSummaryComment(std::string_view comment)
         if (file >= kBackward.size()
             && comment.substr(file - kBackward.size(), kBackward.size()) == kBackward)
             start = file - kBackward.size();
-        meta.stackTrace = std::string(trimSpaces(comment.substr(start)));
+        meta.source.edit().stackTrace = std::string(trimSpaces(comment.substr(start)));
     }
     return meta;
 }

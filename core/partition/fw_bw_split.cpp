@@ -47,7 +47,7 @@ ForwardBackwardSplitter::ForwardBackwardSplitter(
         }
         if (joint.node(n).valueKind == ValueKind::Symbolic) {
             m_hasSymbolic = true;
-            if (const auto& symbol = joint.node(n).bindsSymbol; !symbol.empty())
+            if (const auto& symbol = joint.node(n).symbolic->bindsSymbol; !symbol.empty())
                 m_symbolBindings.try_emplace(symbol, n); // the first binding, as find_symbol_binding_fx_nodes
         }
         if (newest ? (isPrimalNewest(joint, n) || isFwdSeedOffset(joint, n)) : isPrimal113(joint, n))
@@ -76,7 +76,7 @@ void ForwardBackwardSplitter::bindSymbols(
     std::vector<NodeId> derived;
     std::set<std::string> bound;
     for (NodeId n : savedSym) {
-        const std::string& symbol = joint.node(n).bindsSymbol;
+        const std::string& symbol = joint.node(n).symbolic->bindsSymbol;
         (symbol.empty() ? derived : binding).push_back(n);
         if (!symbol.empty())
             bound.insert(symbol);
@@ -85,7 +85,7 @@ void ForwardBackwardSplitter::bindSymbols(
     needing.insert(needing.end(), saved.begin(), saved.end());
     needing.insert(needing.end(), m_tangents.begin(), m_tangents.end());
     for (NodeId n : needing) {
-        for (const std::string& symbol : joint.node(n).freeSymbols) { // sorted by name, as 2.14
+        for (const std::string& symbol : joint.node(n).symbolic->freeSymbols) { // sorted by name, as 2.14
             if (!bound.insert(symbol).second)
                 continue;
             if (const auto it = m_symbolBindings.find(symbol); it != m_symbolBindings.end())

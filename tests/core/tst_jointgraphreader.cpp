@@ -68,7 +68,7 @@ private slots:
         QCOMPARE(g.node(mul).meta.recompute, CheckpointPolicy::MustSave);
         QCOMPARE(g.node(mul).meta.acGraphId.value_or(-1), 3);
         QCOMPARE(g.node(mul).meta.partitionerTag, PartitionerTag::IsForward);
-        QCOMPARE(g.node(mul).meta.nnModuleStack.size(), std::size_t(2));
+        QCOMPARE(g.node(mul).meta.source->nnModuleStack.size(), std::size_t(2));
         QCOMPARE(g.node(mul).tensor().bytes(), 256);
         const auto kwargs = g.children(g.arg(g.node(mul).kwargs));
         QCOMPARE(kwargs.size(), std::size_t(6)); // three key/value pairs
@@ -93,7 +93,7 @@ private slots:
             const JointGraph g = readJointGraphText(std::move(text), "tiny.json");
             QCOMPARE(text.capacity(), std::string().capacity()); // NOLINT(bugprone-use-after-move)
             QCOMPARE(g.size(), std::size_t(7));
-            QCOMPARE(g.node(g.find("mul")).meta.nnModuleStack.back(), std::string("block.mlp"));
+            QCOMPARE(g.node(g.find("mul")).meta.source->nnModuleStack.back(), std::string("block.mlp"));
             QCOMPARE(g.recordedPartition("min_cut")->fwNodes.back(), std::string("mul"));
         }
     }
@@ -135,13 +135,13 @@ private slots:
         const JointGraph g = readJointGraphText(text.toStdString(), "tiny.json");
         const Node& sym = g.node(g.find("primals_1"));
         QCOMPARE(sym.valueKind, ValueKind::Symbolic);
-        QCOMPARE(sym.symbolicExpr, std::string("s0"));
-        QCOMPARE(sym.bindsSymbol, std::string("s0"));
+        QCOMPARE(sym.symbolic->expr, std::string("s0"));
+        QCOMPARE(sym.symbolic->bindsSymbol, std::string("s0"));
         QVERIFY(!sym.symbolicFloat);
-        QCOMPARE(sym.freeSymbols, std::vector<std::string> {"s0"});
+        QCOMPARE(sym.symbolic->freeSymbols, std::vector<std::string> {"s0"});
         const Node& cos = g.node(g.find("cos"));
         QCOMPARE(cos.valueKind, ValueKind::Tensor);
-        QCOMPARE(cos.freeSymbols, (std::vector<std::string> {"s0", "s1"})); // sorted
+        QCOMPARE(cos.symbolic->freeSymbols, (std::vector<std::string> {"s0", "s1"})); // sorted
     }
 
     void rejectsBadInput_data()

@@ -56,7 +56,7 @@ SideSequence sequenceOf(const JointGraph& graph, const GraphRegions& regions, Si
 
 const std::vector<std::string>* moduleStack(const JointGraph& graph, NodeId n)
 {
-    const auto& stack = graph.node(n).meta.nnModuleStack;
+    const auto& stack = graph.node(n).meta.source->nnModuleStack;
     return stack.empty() ? nullptr : &stack;
 }
 

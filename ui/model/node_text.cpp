@@ -73,7 +73,7 @@ QString valueSummary(const Node& node)
         return QStringLiteral("%1 values: ").arg(node.values.size()) + parts.join(QLatin1String(", "));
     }
     case ValueKind::Symbolic:
-        return QStringLiteral("Sym(%1)").arg(QString::fromStdString(node.symbolicExpr));
+        return QStringLiteral("Sym(%1)").arg(QString::fromStdString(node.symbolic->expr));
     }
     return {};
 }

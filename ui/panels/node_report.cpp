@@ -131,16 +131,18 @@ QString nodeReport(const CanvasState& state, NodeId n)
     const int leaf = g.groups.leafGroup(n);
     if (leaf >= 0)
         html += row(QObject::tr("Group"), g.groups.group(leaf).label.toHtmlEscaped());
-    if (!node.meta.nnModuleStack.empty()) {
+    if (!node.meta.source->nnModuleStack.empty()) {
         QStringList modules;
-        for (const auto& m : node.meta.nnModuleStack)
+        for (const auto& m : node.meta.source->nnModuleStack)
             modules << QString::fromStdString(m).toHtmlEscaped();
         html += row(QObject::tr("Module"), modules.join(QStringLiteral(" › ")));
     }
     if (node.meta.acGraphId)
         html += row(QStringLiteral("ac_graph_id"), QString::number(*node.meta.acGraphId));
-    if (!node.meta.stackTrace.empty())
-        html += row(QObject::tr("Stack"), QStringLiteral("<code>%1</code>").arg(QString::fromStdString(node.meta.stackTrace).toHtmlEscaped()));
+    if (!node.meta.source->stackTrace.empty())
+        html += row(QObject::tr("Stack"),
+            QStringLiteral("<code>%1</code>")
+                .arg(QString::fromStdString(node.meta.source->stackTrace).toHtmlEscaped()));
     html += QStringLiteral("</table>");
 
     const QString args = argumentsText(g.graph, n, [&g](NodeId ref) { return link(g, ref); });
