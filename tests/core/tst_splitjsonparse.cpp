@@ -187,18 +187,18 @@ private slots:
 
     void aBrokenNodeGetsTheOnePassMessage_data()
     {
-        // Tail nodes are read in two passes, the first on the other core: whichever pass finds
-        // a problem, the message is the one a one-pass read gives, for the first broken node.
+        // cos_5990 and cos_5995 lie in the tail (parsed on the other core), cos_20 in the head:
+        // wherever the broken node is, the message is the one a one-pass read gives, for the first.
         QTest::addColumn<QString>("change");
         const std::string text = chainGraph(6000);
         const auto add = [&](const char* name, const std::string& changed) {
             QTest::addRow("%s", name) << QString::fromStdString(changed);
         };
-        add("negative size (first pass)", changeNode(text, "cos_5990", R"("shape":[4,)", R"("shape":[-4,)"));
-        add("unknown dtype (first pass)", changeNode(text, "cos_5990", "float32", "float99"));
-        add("unknown op (first pass)", changeNode(text, "cos_5990", R"("call_function")", R"("call_fun")"));
-        add("unknown reference (second pass)", changeNode(text, "cos_5990", R"("cos_5989")", R"("nowhere")"));
-        add("a head node's name again (second pass)", changeNode(text, "cos_5990", "cos_5990", "cos_10"));
+        add("negative size", changeNode(text, "cos_5990", R"("shape":[4,)", R"("shape":[-4,)"));
+        add("unknown dtype", changeNode(text, "cos_5990", "float32", "float99"));
+        add("unknown op", changeNode(text, "cos_5990", R"("call_function")", R"("call_fun")"));
+        add("unknown reference", changeNode(text, "cos_5990", R"("cos_5989")", R"("nowhere")"));
+        add("a head node's name again", changeNode(text, "cos_5990", "cos_5990", "cos_10"));
         add("args before the name",
             changeNode(text, "cos_5990",
                 R"({"name":"cos_5990","op":"call_function","target":"aten.cos.default","args":[{"node":"cos_5989"}])",
