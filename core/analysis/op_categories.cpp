@@ -28,26 +28,32 @@ struct CategorySets {
     PacketSet sideEffectful;
 };
 
+/// Each rule set's sets are built the first time they are asked for, and only they: a command
+/// uses one of the three.
 const CategorySets& setsFor(RuleSet rules, OpListCompiler compiler)
 {
     using namespace oplists;
+    if (rules == RuleSet::Newest) {
+        static const CategorySets newest {
+            makeSet({newestRecomputableExplicit(), newestView(), atenPointwise(), newestSymOperators()}),
+            makeSet({newestRandom()}), makeSet({newestComputeIntensive()}), makeSet({newestView()}),
+            makeSet({newestCseExcluded()}), makeSet({newestSideEffectful()}),
+        };
+        return newest;
+    }
+    if (compiler == OpListCompiler::Inductor) {
+        static const CategorySets inductor113 {
+            makeSet({torch113Recomputable(), torch113InductorExtra()}), makeSet({torch113Random()}),
+            makeSet({torch113ComputeIntensive()}), {}, makeSet({torch113CseRandom()}),
+            makeSet({torch113SideEffectful()}),
+        };
+        return inductor113;
+    }
     static const CategorySets nvfuser113 {
         makeSet({torch113Recomputable()}), makeSet({torch113Random()}), makeSet({torch113ComputeIntensive()}),
         {}, makeSet({torch113CseRandom()}), makeSet({torch113SideEffectful()}),
     };
-    static const CategorySets inductor113 {
-        makeSet({torch113Recomputable(), torch113InductorExtra()}), makeSet({torch113Random()}),
-        makeSet({torch113ComputeIntensive()}), {}, makeSet({torch113CseRandom()}),
-        makeSet({torch113SideEffectful()}),
-    };
-    static const CategorySets newest {
-        makeSet({newestRecomputableExplicit(), newestView(), atenPointwise(), newestSymOperators()}),
-        makeSet({newestRandom()}), makeSet({newestComputeIntensive()}), makeSet({newestView()}),
-        makeSet({newestCseExcluded()}), makeSet({newestSideEffectful()}),
-    };
-    if (rules == RuleSet::Newest)
-        return newest;
-    return compiler == OpListCompiler::Inductor ? inductor113 : nvfuser113;
+    return nvfuser113;
 }
 
 const PacketSet& nondeterministicSeededPackets()

@@ -15,7 +15,9 @@
 namespace remat {
 namespace {
 
-using CsrGraph = boost::compressed_sparse_row_graph<boost::directedS>;
+// 32-bit vertex and edge indices: half the bytes of the default's in every per-arc array.
+using CsrGraph = boost::compressed_sparse_row_graph<boost::directedS, boost::no_property, boost::no_property,
+    boost::no_property, std::uint32_t, std::uint32_t>;
 using Vertex = boost::graph_traits<CsrGraph>::vertex_descriptor;
 using EdgeDescriptor = boost::graph_traits<CsrGraph>::edge_descriptor;
 
@@ -39,6 +41,30 @@ GroupedEdges groupBySource(std::size_t vertexCount, std::size_t edgeCount, Sourc
     for (std::size_t i = 0; i < edgeCount; ++i)
         grouped.order[fill[sourceOf(i)]++] = static_cast<std::uint32_t>(i);
     return grouped;
+}
+
+/// Whether the sink is reached from the source along infinite edges, following the arcs as
+/// grouped by source (arc 2i is edge i, arc 2i+1 its reverse).
+bool reachesSinkByInfiniteEdges(const std::vector<FlowNetwork::Edge>& edges, const GroupedEdges& grouped)
+{
+    std::vector<char> seen(grouped.offsets.size() - 1, 0);
+    std::vector<std::uint32_t> stack {FlowNetwork::kSource};
+    seen[FlowNetwork::kSource] = 1;
+    while (!stack.empty()) {
+        const std::uint32_t v = stack.back();
+        stack.pop_back();
+        for (auto k = grouped.offsets[v]; k < grouped.offsets[v + 1]; ++k) {
+            const std::uint32_t arc = grouped.order[k];
+            const FlowNetwork::Edge& e = edges[arc / 2];
+            if (arc % 2 != 0 || !e.infinite || seen[static_cast<std::size_t>(e.to)])
+                continue;
+            if (e.to == FlowNetwork::kSink)
+                return true;
+            seen[static_cast<std::size_t>(e.to)] = 1;
+            stack.push_back(static_cast<std::uint32_t>(e.to));
+        }
+    }
+    return false;
 }
 
 } // namespace
@@ -88,9 +114,6 @@ std::vector<int> FlowNetwork::infinitePath() const
 
 std::optional<FlowNetwork::Cut> FlowNetwork::minimumCut() const
 {
-    if (!infinitePath().empty())
-        return std::nullopt;
-
     // Infinite edges get a capacity above every finite cut: the finite total plus one.
     Capacity finiteTotal = 0;
     for (const Edge& e : m_edges) {
@@ -107,14 +130,19 @@ std::optional<FlowNetwork::Cut> FlowNetwork::minimumCut() const
     const std::size_t arcCount = 2 * m_edges.size();
     const auto arcSource = [&](std::size_t a) {
         const Edge& e = m_edges[a / 2];
-        return static_cast<std::size_t>(a % 2 == 0 ? e.from : e.to);
+        return static_cast<std::uint32_t>(a % 2 == 0 ? e.from : e.to);
     };
     const auto arcTarget = [&](std::size_t a) {
         const Edge& e = m_edges[a / 2];
-        return static_cast<std::size_t>(a % 2 == 0 ? e.to : e.from);
+        return static_cast<std::uint32_t>(a % 2 == 0 ? e.to : e.from);
     };
     const auto grouped = groupBySource(vertices, arcCount, arcSource);
-    std::vector<std::pair<std::size_t, std::size_t>> sortedArcs(arcCount);
+    // No finite cut when infinite edges join source and sink (the flow would be unbounded):
+    // checked first, on the grouped arcs, so that the flow never has to carry an "infinity".
+    if (reachesSinkByInfiniteEdges(m_edges, grouped))
+        return std::nullopt;
+
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> sortedArcs(arcCount);
     std::vector<std::uint32_t> storedAt(arcCount); // arc -> position in the CSR graph
     for (std::size_t k = 0; k < arcCount; ++k) {
         const auto a = grouped.order[k];
@@ -123,19 +151,17 @@ std::optional<FlowNetwork::Cut> FlowNetwork::minimumCut() const
     }
     CsrGraph graph(boost::edges_are_sorted, sortedArcs.begin(), sortedArcs.end(), vertices);
 
-    std::vector<EdgeDescriptor> descriptor;
-    descriptor.reserve(arcCount);
-    for (auto [it, end] = boost::edges(graph); it != end; ++it)
-        descriptor.push_back(*it);
+    // The stored arc k is the descriptor (its source, k).
     std::vector<Capacity> capacity(arcCount, 0);
     std::vector<Capacity> residual(arcCount, 0);
     std::vector<EdgeDescriptor> reverse(arcCount);
     for (std::size_t i = 0; i < m_edges.size(); ++i) {
         const auto forward = storedAt[2 * i];
         const auto backward = storedAt[2 * i + 1];
-        capacity[forward] = m_edges[i].infinite ? infinity : m_edges[i].capacity;
-        reverse[forward] = descriptor[backward];
-        reverse[backward] = descriptor[forward];
+        const Edge& e = m_edges[i];
+        capacity[forward] = e.infinite ? infinity : e.capacity;
+        reverse[forward] = EdgeDescriptor(static_cast<Vertex>(e.to), backward);
+        reverse[backward] = EdgeDescriptor(static_cast<Vertex>(e.from), forward);
     }
     const auto edgeIndex = boost::get(boost::edge_index, graph);
     const auto vertexIndex = boost::get(boost::vertex_index, graph);
