@@ -176,49 +176,41 @@ std::vector<char> backwardDependencies(const WorkGraph& graph)
     return needed;
 }
 
-/// The tokens of every node that became a hash_env entry, in one arena: no allocation per node.
+/// Python's hash_env: the first node seen with each hash. It keeps no tokens: the rare lookup that
+/// meets an entry with the same 64-bit digest tokenizes that entry's node again (its arguments were
+/// all settled before it, so it gives the same tokens), instead of every node copying its tokens
+/// here (1.6 MB for gpt_n48, mostly never read).
 class FirstSeenTable {
 public:
+    struct Entry {
+        NodeId node;
+        OpId target;
+        std::uint64_t digest;
+        std::uint64_t region; // torch 2.x's mutation region when the node was seen
+        std::int32_t next;    // the entry seen before it with the same digest, or -1
+    };
+
     explicit FirstSeenTable(std::size_t expected)
         : m_heads(std::bit_ceil(2 * expected + 2))
     {
         m_entries.reserve(expected);
-        m_arena.reserve(expected * kTokensPerNode);
     }
 
-    /// The entry with this target and hash leaves (Python's hash_val), or nullptr.
-    struct Entry {
-        NodeId node;
-        OpId target;
-        std::uint32_t hashBegin, hashLength, equalityBegin, equalityLength;
-        std::int32_t next; // entries whose digests collide
-    };
-    const Entry* find(OpId target, const Tokens& tokens, std::uint64_t digest) const
+    /// The newest entry with this digest, or nullptr; older ones follow through Entry::next.
+    const Entry* newest(std::uint64_t digest) const
     {
-        for (std::int32_t i = m_heads[slotOf(digest)].entry; i >= 0;
-             i = m_entries[static_cast<std::size_t>(i)].next) {
-            const Entry& e = m_entries[static_cast<std::size_t>(i)];
-            if (e.target == target && same(e.hashBegin, e.hashLength, tokens.hash))
-                return &e;
-        }
-        return nullptr;
+        const std::int32_t i = m_heads[slotOf(digest)].entry;
+        return i < 0 ? nullptr : &m_entries[static_cast<std::size_t>(i)];
     }
-    bool sameEquality(const Entry& e, const Tokens& tokens) const
+    const Entry* next(const Entry& e) const
     {
-        return same(e.equalityBegin, e.equalityLength, tokens.equality);
+        return e.next < 0 ? nullptr : &m_entries[static_cast<std::size_t>(e.next)];
     }
-    void add(NodeId node, OpId target, const Tokens& tokens, std::uint64_t digest)
+    void add(NodeId node, OpId target, std::uint64_t digest, std::uint64_t region)
     {
-        Entry e {node, target, static_cast<std::uint32_t>(m_arena.size()),
-            static_cast<std::uint32_t>(tokens.hash.size()), 0,
-            static_cast<std::uint32_t>(tokens.equality.size()), -1};
-        m_arena.insert(m_arena.end(), tokens.hash.begin(), tokens.hash.end());
-        e.equalityBegin = static_cast<std::uint32_t>(m_arena.size());
-        m_arena.insert(m_arena.end(), tokens.equality.begin(), tokens.equality.end());
         Head& head = m_heads[slotOf(digest)];
-        e.next = head.entry; // -1 for a new digest
-        head = {digest, static_cast<std::int32_t>(m_entries.size())};
-        m_entries.push_back(e);
+        m_entries.push_back({node, target, digest, region, head.entry}); // head.entry: -1 for a new digest
+        head = {tagOf(digest), static_cast<std::int32_t>(m_entries.size() - 1)};
     }
 
     static std::uint64_t digest(OpId target, const std::vector<std::uint64_t>& leaves)
@@ -232,30 +224,26 @@ public:
     }
 
 private:
-    static constexpr std::size_t kTokensPerNode = 24; // both token lists of a typical aten call
-    /// The newest entry with one digest: an open-addressing table, at most half full, instead of
-    /// a map that allocated a node per entry.
+    /// The newest entry with one digest, found by the digest's high half (the entry holds all of
+    /// it): an open-addressing table, at most half full, of 8-byte slots.
     struct Head {
-        std::uint64_t digest = 0;
+        std::uint32_t tag = 0;
         std::int32_t entry = -1;
     };
+    static std::uint32_t tagOf(std::uint64_t digest) { return static_cast<std::uint32_t>(digest >> 32); }
 
     /// The slot of `digest`, or the empty one where it goes.
     std::size_t slotOf(std::uint64_t digest) const
     {
         const std::size_t mask = m_heads.size() - 1;
         std::size_t i = static_cast<std::size_t>(digest ^ (digest >> 29)) & mask;
-        while (m_heads[i].entry >= 0 && m_heads[i].digest != digest)
+        while (m_heads[i].entry >= 0
+               && (m_heads[i].tag != tagOf(digest)
+                   || m_entries[static_cast<std::size_t>(m_heads[i].entry)].digest != digest))
             i = (i + 1) & mask;
         return i;
     }
 
-    bool same(std::uint32_t begin, std::uint32_t length, const std::vector<std::uint64_t>& tokens) const
-    {
-        return length == tokens.size() && std::equal(tokens.begin(), tokens.end(), m_arena.begin() + begin);
-    }
-
-    std::vector<std::uint64_t> m_arena;
     std::vector<Entry> m_entries;
     std::vector<Head> m_heads;
 };
@@ -274,8 +262,27 @@ std::vector<NodeId> findCommonSubexpressions(const WorkGraph& graph, const OpCat
     const std::vector<char> backwardNeeds = torch2 ? backwardDependencies(graph) : std::vector<char> {};
     FirstSeenTable firstByHash(graph.order().size());
     const Tokenizer tokenizer(graph, representative, torch2);
+    // The tokens of a node: its args, then its kwargs, then (torch 2.x) its mutation region and
+    // partition key.
+    const auto tokenize = [&](NodeId n, std::uint64_t region, Tokens& out) {
+        const Node& node = joint.node(n);
+        out.equality.clear();
+        out.hash.clear();
+        tokenizer.add(joint.arg(node.args), out);
+        out.equality.push_back(kDict); // separates args from kwargs in both tokens
+        out.hash.push_back(kDict);
+        tokenizer.add(joint.arg(node.kwargs), out);
+        if (torch2) {
+            out.equality.push_back(region);
+            out.hash.push_back(region); // a duplicate in a new region becomes that region's entry
+            const std::uint64_t partitionKey = backwardNeeds[static_cast<std::size_t>(n)] ? 1 : 0;
+            out.equality.push_back(partitionKey);
+            out.hash.push_back(partitionKey);
+        }
+    };
     std::uint64_t mutationRegion = 0;
     Tokens tokens;
+    Tokens earlier;
     for (NodeId n : graph.order()) {
         const Node& node = joint.node(n);
         if (node.op == NodeOp::Placeholder || node.op == NodeOp::Output || node.op == NodeOp::GetAttr)
@@ -288,28 +295,25 @@ std::vector<NodeId> findCommonSubexpressions(const WorkGraph& graph, const OpCat
         // torch 2.14 leaves every impure node alone (fx's is_impure with random ops impure).
         if (torch2 && (ops.sideEffectful(node.target) || ops.nondeterministicSeeded(node.target)))
             continue;
-        tokens.equality.clear();
-        tokens.hash.clear();
-        tokenizer.add(joint.arg(node.args), tokens);
-        tokens.equality.push_back(kDict); // separates args from kwargs in both tokens
-        tokens.hash.push_back(kDict);
-        tokenizer.add(joint.arg(node.kwargs), tokens);
-        if (torch2) {
-            tokens.equality.push_back(mutationRegion);
-            tokens.hash.push_back(mutationRegion); // a duplicate in a new region becomes that region's entry
-            const std::uint64_t partitionKey = backwardNeeds[static_cast<std::size_t>(n)] ? 1 : 0;
-            tokens.equality.push_back(partitionKey);
-            tokens.hash.push_back(partitionKey);
-        }
+        tokenize(n, mutationRegion, tokens);
         const auto digest = FirstSeenTable::digest(node.target, tokens.hash);
-        if (const auto* first = firstByHash.find(node.target, tokens, digest)) {
+        // The entry with this target and hash leaves (Python's hash_val), if any.
+        const FirstSeenTable::Entry* first = firstByHash.newest(digest);
+        for (; first; first = firstByHash.next(*first)) {
+            if (first->target != node.target)
+                continue;
+            tokenize(first->node, first->region, earlier);
+            if (earlier.hash == tokens.hash)
+                break;
+        }
+        if (first) {
             // Only the first node with this hash is ever compared, as in Python's hash_env.
-            if (firstByHash.sameEquality(*first, tokens)) {
+            if (earlier.equality == tokens.equality) {
                 mergedInto[static_cast<std::size_t>(n)] = first->node;
                 representative[static_cast<std::size_t>(n)] = first->node;
             }
         } else {
-            firstByHash.add(n, node.target, tokens, digest);
+            firstByHash.add(n, node.target, digest, mutationRegion);
         }
     }
     return mergedInto;
