@@ -74,10 +74,17 @@ JointGraph loadGraphFile(const std::string& path, const std::string& traceGraph,
         std::string text = readFileText(path);
         return load(text, path, traceGraph, &text, detail);
     }
-    // A large joint graph is read and parsed on two cores; any other file comes back as text.
-    FileInTwo file = readFileInTwo(path);
-    if (file.documents)
-        return readJointGraphDocuments(*file.documents, path, detail);
+    // A large joint graph is read and parsed in parts on two cores; any other file comes back as text.
+    FileInParts file = readFileInParts(path);
+    if (file.documents) {
+        try {
+            return readJointGraphDocuments(*file.documents, path, detail);
+        } catch (const SplitReadFailed&) {
+            // A later part did not parse: the whole text does not, or parts were split wrongly.
+        }
+        file.documents.reset();
+        file.text = readFileText(path);
+    }
     return load(file.text, path, traceGraph, &file.text, detail);
 }
 

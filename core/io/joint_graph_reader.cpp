@@ -122,19 +122,23 @@ public:
         return finish();
     }
 
-    /// The two halves of a text parsed in two (io/split_json_parse.h): the head's fields, the
-    /// tail's "nodes" as more of the head's last list, then the tail's other fields.
+    /// A text parsed in parts (io/split_json_parse.h): the head's fields, each later part's
+    /// "nodes" as more of the head's last list as soon as the other core has parsed it, then the
+    /// last part's other fields. Throws SplitReadFailed when a later part did not parse.
     JointGraph read(const SplitJsonDocuments& parts)
     {
-        const object head(parts.head.root());
-        const object tail(parts.tail.root());
-        auto field = tail.begin();
-        const simdjson::dom::array moreNodes((*field).value);
-        m_moreNodes = moreNodes.size();
-        for (const auto headField : head)
+        m_headShare = parts.headShare(); // the later parts' nodes are not counted yet
+        for (const auto headField : object(parts.head().root()))
             readField(headField.key, headField.value);
-        readNodeList(moreNodes);
-        for (++field; field != tail.end(); ++field)
+        const simdjson::dom::document* part = nullptr;
+        for (std::size_t i = 0; !part || !parts.isLast(i - 1); ++i) {
+            part = parts.later(i);
+            if (!part)
+                throw SplitReadFailed {};
+            readNodeList(simdjson::dom::array((*object(part->root()).begin()).value));
+        }
+        const object tail(part->root());
+        for (auto field = ++tail.begin(); field != tail.end(); ++field)
             readField((*field).key, (*field).value);
         return finish();
     }
@@ -260,7 +264,10 @@ private:
         if (v.type() != element_type::ARRAY)
             throw Error("missing \"nodes\" list");
         const simdjson::dom::array nodes(v);
-        m_builder.reserve(nodes.size() + m_moreNodes);
+        // Parsed in parts: room for as many nodes per byte as the head has, and some more.
+        const auto count = static_cast<double>(nodes.size());
+        m_builder.reserve(m_headShare < 1.0 ? static_cast<std::size_t>(1.1 * count / m_headShare) + 64
+                                            : nodes.size());
         m_nextId = 0;
         readNodeList(nodes);
         m_sawNodes = true;
@@ -308,7 +315,7 @@ private:
     RecordedDetail m_detail;
     std::optional<MinCutDetails> m_details;
     NodeId m_nextId = 0;
-    std::size_t m_moreNodes = 0; ///< the tail's nodes, when the text was parsed in two
+    double m_headShare = 1.0; ///< of the file's bytes, when the text was parsed in parts
     bool m_sawFormat = false;
     bool m_sawVersion = false;
     bool m_sawNodes = false;
@@ -332,10 +339,29 @@ void addDeclaredNames(value document, std::set<std::string>& names)
     }
 }
 
-/// Reads the parsed document(s) into a graph, every message prefixed with the file's name.
+/// The documents whose nodes declare names: all of a split text's parts, or throws SplitReadFailed
+/// when one did not parse (the whole text then reads or explains itself).
+std::vector<value> documentsOf(const value& document)
+{
+    return {document};
+}
+
+std::vector<value> documentsOf(const SplitJsonDocuments& parts)
+{
+    std::vector<value> documents {parts.head().root()};
+    for (std::size_t i = 0; documents.size() == 1 || !parts.isLast(i - 1); ++i) {
+        const simdjson::dom::document* part = parts.later(i);
+        if (!part)
+            throw SplitReadFailed {};
+        documents.push_back(part->root());
+    }
+    return documents;
+}
+
+/// Reads the parsed document(s) into a graph, every message prefixed with the file's name. A text
+/// parsed in parts reports an error only once every part parsed, as a whole parse would.
 template <typename Parsed>
-JointGraph readParsed(const Parsed& parsed, const std::string& fileName, RecordedDetail detail,
-    const std::vector<value>& documents)
+JointGraph readParsed(const Parsed& parsed, const std::string& fileName, RecordedDetail detail)
 {
     try {
         JointGraphBuilder builder;
@@ -344,13 +370,14 @@ JointGraph readParsed(const Parsed& parsed, const std::string& fileName, Recorde
         return reader.read(parsed);
     } catch (const UnresolvedReference& ref) {
         std::set<std::string> names;
-        for (const value document : documents)
+        for (const value document : documentsOf(parsed))
             addDeclaredNames(document, names);
         const std::string what = names.contains(ref.name) ? "refers to '" + ref.name
                 + "', which does not come before it (nodes must be in topological order; is there a cycle?)"
                                                           : "refers to unknown node '" + ref.name + "'";
         throw Error(fileName + ": node " + ref.node + ": " + ref.field + ": " + what);
     } catch (const Error& e) {
+        (void)documentsOf(parsed);
         throw Error(fileName + ": " + e.what());
     }
 }
@@ -380,7 +407,7 @@ JointGraph parseJointGraph(simdjson::padded_string_view text, const std::string&
     const value document = parsed.root(); // its strings are the document's copies
     if (ownedText)
         std::string().swap(*ownedText);
-    return readParsed(document, fileName, detail, {document});
+    return readParsed(document, fileName, detail);
 }
 
 } // namespace
@@ -410,7 +437,7 @@ JointGraph readJointGraphText(std::string&& text, const std::string& fileName, R
 JointGraph readJointGraphDocuments(
     const SplitJsonDocuments& parts, const std::string& fileName, RecordedDetail detail)
 {
-    return readParsed(parts, fileName, detail, {parts.head.root(), parts.tail.root()});
+    return readParsed(parts, fileName, detail);
 }
 
 JointGraph readJointGraphFile(const std::string& path)

@@ -8,7 +8,7 @@
 
 namespace remat {
 
-struct SplitJsonDocuments;
+class SplitJsonDocuments;
 
 /// Reads joint-graph format v1 (docs/joint-graph-format.md).
 /// Every problem throws remat::Error naming the file and the line/column or the node and field;

@@ -77,6 +77,11 @@ OtherCoreTask::~OtherCoreTask()
     finish();
 }
 
+void OtherCoreTask::runHereUnlessStarted()
+{
+    m_state->runIfUnclaimed();
+}
+
 void OtherCoreTask::finish()
 {
     m_state->runIfUnclaimed();

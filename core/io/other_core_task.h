@@ -20,6 +20,9 @@ public:
 
     /// Returns once the work is done, here or there. The work must not throw.
     void finish();
+    /// Does the work here if the other thread has not started it, else returns at once (the
+    /// work may still be running there).
+    void runHereUnlessStarted();
 
 private:
     struct State;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// A large graph file read and parsed in two on two cores reads exactly as when parsed whole, and
-// a file that cannot be split safely comes back whole, for the whole parse to read or explain.
+// A large graph file read and parsed in parts on two cores reads exactly as when parsed whole, and
+// a file that cannot be split safely is read whole, for the whole parse to read or explain.
 #include "graph/error.h"
 #include "io/graph_loader.h"
 #include "io/joint_graph_reader.h"
@@ -12,6 +12,7 @@
 #include <QTest>
 
 #include <fstream>
+#include <numeric>
 
 #include <string>
 
@@ -34,7 +35,7 @@ std::string nodeRef(const std::string& name)
 
 /// A joint graph of a chain of `count` cos nodes, large enough (count >= 6000) to be split, with
 /// PyTorch's recorded decision after the nodes. `middle` goes in as the node list's middle entry.
-std::string chainGraph(int count, const std::string& middle = {})
+std::string chainGraph(int count, const std::string& middle = {}, const std::string& after = {})
 {
     std::string nodes = node("primals_1", "placeholder", "primals_1", "[]") + ","
         + node("tangents_1", "placeholder", "tangents_1", "[]");
@@ -49,10 +50,10 @@ std::string chainGraph(int count, const std::string& middle = {})
     nodes += "," + node("output", "output", "output", "[[" + nodeRef(previous) + "]]");
     return R"({"format":"joint-graph","version":1,"num_fwd_outputs":1,"nodes":[)" + nodes
         + R"(],"reference":{"torch_version":"1.13.0a0","min_cut":{"saved_values":["cos_7"],"seconds":0.5}},)"
-        + R"("extra":{"min_cut_details":{"cut_value":1024}}})";
+        + R"("extra":{"min_cut_details":{"cut_value":1024}})" + after + "}";
 }
 
-/// Whichever way it fails, the message of the file read in two, or of its text read whole.
+/// Whichever way it fails, the message of the file read in parts, or of its text read whole.
 std::string messageOf(const std::string& path, const std::string* wholeText = nullptr)
 {
     try {
@@ -92,21 +93,45 @@ class TestSplitJsonParse : public QObject {
 private slots:
     void initTestCase() { QVERIFY(m_dir.isValid()); }
 
-    void aLargeGraphIsSplitNearItsMiddle()
+    void aLargeGraphIsSplitInParts()
     {
         const std::string text = chainGraph(6000);
         QVERIFY(text.size() > kSplitParseBytes);
-        const FileInTwo file = readFileInTwo(writeFile(m_dir, text));
+        const FileInParts file = readFileInParts(writeFile(m_dir, text));
         QVERIFY(file.documents);
         QVERIFY(file.text.empty());
-        const auto head = simdjson::dom::object(file.documents->head.root());
-        const auto tail = simdjson::dom::object(file.documents->tail.root());
-        const std::size_t headNodes = simdjson::dom::array(head["nodes"].value_unsafe()).size();
-        const std::size_t tailNodes = simdjson::dom::array(tail["nodes"].value_unsafe()).size();
-        QCOMPARE(headNodes + tailNodes, std::size_t(6003));
-        QVERIFY2(headNodes > 2700 && headNodes < 3600, qPrintable(QString::number(headNodes)));
-        QVERIFY(!tail["reference"].error());
+        const auto nodesOf = [](const simdjson::dom::document& part) {
+            return simdjson::dom::array(simdjson::dom::object(part.root())["nodes"].value_unsafe()).size();
+        };
+        const auto head = simdjson::dom::object(file.documents->head().root());
+        std::vector<std::size_t> counts {nodesOf(file.documents->head())};
+        for (std::size_t i = 0; counts.size() == 1 || !file.documents->isLast(i - 1); ++i) {
+            const simdjson::dom::document* part = file.documents->later(i);
+            QVERIFY(part);
+            counts.push_back(nodesOf(*part));
+            const bool hasReference = !simdjson::dom::object(part->root())["reference"].error();
+            QCOMPARE(hasReference, file.documents->isLast(i));
+        }
+        // The head up to about 35% of the text, then parts up to about 60%, 80% and the end.
+        QCOMPARE(counts.size(), std::size_t(4));
+        QCOMPARE(std::accumulate(counts.begin(), counts.end(), std::size_t(0)), std::size_t(6003));
+        QVERIFY2(counts[0] > 1800 && counts[0] < 2400, qPrintable(QString::number(counts[0])));
+        QVERIFY2(counts[3] > 1000 && counts[3] < 1400, qPrintable(QString::number(counts[3])));
         QVERIFY(head["reference"].error());
+    }
+
+    void aSplitPointPastTheNodesEndsThePartsThere()
+    {
+        // A long field after the nodes: the searches at 60% and 80% of the text find no nodes,
+        // and the first later part runs to the end.
+        const std::string text = chainGraph(6000, {}, ",\"notes\":\"" + std::string(1500000, 'n') + "\"");
+        const std::string path = writeFile(m_dir, text);
+        const FileInParts file = readFileInParts(path);
+        QVERIFY(file.documents);
+        QVERIFY(file.documents->later(0));
+        QVERIFY(file.documents->isLast(0));
+        QVERIFY(!file.documents->later(1));
+        QCOMPARE(loadGraphFile(path).size(), std::size_t(6003));
     }
 
     void readsWhatTheWholeParseReads()
@@ -135,8 +160,9 @@ private slots:
 
     void aLookAlikeInsideANodeIsNotASplitPoint()
     {
-        // Past the split's starting point, the first "},{"name"" is inside a node's list: the
-        // head would close that list, not the nodes, and must not parse.
+        // Past the 60% split's starting point, the first "},{"name"" is inside a node's list: a
+        // part ending there would close that list, not the nodes, and does not parse. The part
+        // then runs to the end, and the graph reads as when parsed whole.
         const std::string filler(400000, 'x');
         // (Plain literals: moc misreads raw ones that end in a quote.)
         const std::string decoy
@@ -144,10 +170,17 @@ private slots:
               "\"note\":\""
             + filler + "\",\"args\":[{\"a\":1},{\"name\":\"z\"}],\"kwargs\":{},\"val\":null,\"meta\":{}}";
         const std::string text = chainGraph(6000, decoy);
-        const FileInTwo file = readFileInTwo(writeFile(m_dir, text));
-        QVERIFY(!file.documents);
-        QVERIFY(file.text == text); // joined from the two reads
-        QVERIFY(file.text.capacity() >= text.size() + simdjson::SIMDJSON_PADDING);
+        const std::string path = writeFile(m_dir, text);
+        const auto lookAlike = text.find(R"(},{"name":"z")");
+        QVERIFY(lookAlike > text.size() * 60 / 100 && lookAlike < text.size() * 60 / 100 + 65536);
+        const FileInParts file = readFileInParts(path);
+        QVERIFY(file.documents);
+        QVERIFY(file.documents->later(0));
+        QVERIFY(file.documents->isLast(0));
+        const JointGraph whole = readJointGraphText(std::string_view(text), "big.json");
+        const JointGraph split = loadGraphFile(path);
+        QCOMPARE(split.size(), whole.size());
+        QCOMPARE(split.node(split.find("decoy")).inputs, whole.node(whole.find("decoy")).inputs);
     }
 
     void aSyntaxErrorLeavesTheTextForTheWholeParse()
@@ -155,11 +188,14 @@ private slots:
         std::string bad = chainGraph(6000);
         const auto at = bad.rfind(R"("name":"cos_5990")");
         QVERIFY(at != std::string::npos);
-        bad.replace(at, 7, R"("name" )"); // a missing colon, in the tail
+        bad.replace(at, 7, R"("name" )"); // a missing colon, in the last part
         const std::string path = writeFile(m_dir, bad);
-        const FileInTwo file = readFileInTwo(path);
-        QVERIFY(!file.documents);
-        QVERIFY(file.text == bad);
+        const FileInParts file = readFileInParts(path);
+        QVERIFY(file.documents); // the head parses; the part with the error does not
+        bool aPartFailed = false;
+        for (std::size_t i = 0; !aPartFailed && (i == 0 || !file.documents->isLast(i - 1)); ++i)
+            aPartFailed = !file.documents->later(i);
+        QVERIFY(aPartFailed);
         const std::string split = messageOf(path);
         QCOMPARE(split, messageOf(path, &bad));
         QVERIFY2(split.starts_with(path + ":1:") && split.find("Missing a colon") != std::string::npos,
@@ -168,13 +204,13 @@ private slots:
 
     void aLaterNodeIsNamedAsSuchAcrossTheSplit()
     {
-        // Both halves declare names: a head node that uses a tail node is out of order, not unknown.
+        // All parts declare names: a head node that uses a later part's node is out of order, not unknown.
         std::string text = chainGraph(6000);
         const auto at = text.find(R"({"node":"cos_10"})");
         QVERIFY(at != std::string::npos);
         text.replace(at, 17, R"({"node":"cos_5000"})");
         std::string path = writeFile(m_dir, text);
-        QVERIFY(readFileInTwo(path).documents);
+        QVERIFY(readFileInParts(path).documents);
         const std::string split = messageOf(path);
         QCOMPARE(split, messageOf(path, &text));
         QVERIFY2(split.find("does not come before it") != std::string::npos, split.c_str());
@@ -187,7 +223,8 @@ private slots:
 
     void aBrokenNodeGetsTheOnePassMessage_data()
     {
-        // cos_5990 and cos_5995 lie in the tail (parsed on the other core), cos_20 in the head:
+        // cos_5990 and cos_5995 lie in the last part and cos_3000 in a middle one (parsed on the other
+        // core), cos_20 in the head:
         // wherever the broken node is, the message is the one a one-pass read gives, for the first.
         QTest::addColumn<QString>("change");
         const std::string text = chainGraph(6000);
@@ -209,7 +246,16 @@ private slots:
         add("a bad size before a bad reference",
             changeNode(changeNode(text, "cos_5995", R"("cos_5994")", R"("nowhere")"), "cos_5990",
                 R"("shape":[4,)", R"("shape":[-4,)"));
-        add("a broken head node before a broken tail node",
+        add("a broken node in a middle part",
+            changeNode(text, "cos_3000", R"("shape":[4,)", R"("shape":[-4,)"));
+        add("an unknown reference in a middle part",
+            changeNode(text, "cos_3000", R"("cos_2999")", R"("nowhere")"));
+        // The whole parse fails first: a broken head node read before the later part's syntax error
+        // is parsed does not hide it.
+        add("a broken head node and a syntax error later",
+            changeNode(changeNode(text, "cos_5990", R"("name":"cos_5990")", R"("name" "cos_5990")"), "cos_20",
+                R"("shape":[4,)", R"("shape":[-4,)"));
+        add("a broken head node before a broken later one",
             changeNode(changeNode(text, "cos_5990", R"("cos_5989")", R"("nowhere")"), "cos_20",
                 R"("shape":[4,)", R"("shape":[-4,)"));
     }
@@ -220,7 +266,7 @@ private slots:
         const std::string text = change.toStdString();
         QVERIFY(!text.empty());
         const std::string path = writeFile(m_dir, text);
-        QVERIFY(readFileInTwo(path).documents);
+        QVERIFY(readFileInParts(path).documents);
         const std::string split = messageOf(path);
         QVERIFY2(split != "(read without an error)", split.c_str());
         QCOMPARE(split, messageOf(path, &text));
@@ -230,14 +276,14 @@ private slots:
     {
         const std::string small = chainGraph(100);
         QVERIFY(small.size() < kSplitParseBytes);
-        FileInTwo file = readFileInTwo(writeFile(m_dir, small));
+        FileInParts file = readFileInParts(writeFile(m_dir, small));
         QVERIFY(!file.documents);
         QVERIFY(file.text == small);
 
-        // A byte-order mark: not parsed in two, read whole by the loader, which skips it.
+        // A byte-order mark: not parsed in parts, read whole by the loader, which skips it.
         const std::string marked = "\xEF\xBB\xBF" + chainGraph(6000);
         const std::string path = writeFile(m_dir, marked);
-        file = readFileInTwo(path);
+        file = readFileInParts(path);
         QVERIFY(!file.documents);
         QVERIFY(file.text == marked);
         QCOMPARE(loadGraphFile(path).size(), std::size_t(6003));
@@ -247,7 +293,7 @@ private slots:
     {
         const std::string path = m_dir.filePath("nowhere.json").toStdString();
         try {
-            (void)readFileInTwo(path);
+            (void)readFileInParts(path);
             QFAIL("no error");
         } catch (const Error& e) {
             QVERIFY2(std::string(e.what()).starts_with(path + ": cannot read:"), e.what());
