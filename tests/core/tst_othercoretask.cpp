@@ -5,7 +5,9 @@
 #include <QTest>
 
 #include <atomic>
+#include <chrono>
 #include <numeric>
+#include <thread>
 #include <vector>
 
 using namespace remat;
@@ -36,6 +38,40 @@ private slots:
             OtherCoreTask task([&] { ++runs; });
         }
         QCOMPARE(runs.load(), 1);
+    }
+
+    void runHereUnlessStartedDoesNotWaitForTheOtherThread()
+    {
+        // Started there, the work waits for a signal sent only after runHereUnlessStarted()
+        // returned: had it waited for the work, the work would see no signal within 5 s.
+        // Not started yet, the work runs here and is done when the call returns.
+        for (int round = 0; round < 20; ++round) {
+            const auto caller = std::this_thread::get_id();
+            std::atomic<bool> released {false};
+            std::atomic<bool> ranHere {false};
+            std::atomic<bool> sawRelease {false};
+            std::atomic<int> runs {0};
+            OtherCoreTask task([&] {
+                ++runs;
+                if (std::this_thread::get_id() == caller) {
+                    ranHere = true;
+                    return;
+                }
+                const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+                while (!released && std::chrono::steady_clock::now() < deadline)
+                    std::this_thread::yield();
+                sawRelease = released.load();
+            });
+            if (round % 2 == 0) // give the thread time to start
+                std::this_thread::sleep_for(std::chrono::milliseconds(5));
+            task.runHereUnlessStarted();
+            if (ranHere)
+                QCOMPARE(runs.load(), 1);
+            released = true;
+            task.finish();
+            QCOMPARE(runs.load(), 1);
+            QVERIFY(ranHere || sawRelease);
+        }
     }
 
     void manyTasksEachRunOnce()
