@@ -251,8 +251,14 @@ void readAndParseLaterParts(int fd, SplitJsonDocuments::Shared& shared) noexcept
 }
 
 struct FileCloser {
-    int fd;
+    explicit FileCloser(int file)
+        : fd(file)
+    {
+    }
+    FileCloser(const FileCloser&) = delete;
+    FileCloser& operator=(const FileCloser&) = delete;
     ~FileCloser() { ::close(fd); }
+    int fd;
 };
 
 } // namespace
