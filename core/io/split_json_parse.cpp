@@ -140,6 +140,7 @@ bool isNodesList(const simdjson::dom::element& root, Field which)
 }
 
 constexpr std::size_t kNoComma = std::string_view::npos;
+constexpr std::size_t kNoPart = std::string_view::npos;
 
 } // namespace
 
@@ -154,7 +155,7 @@ struct SplitJsonDocuments::Shared {
     std::condition_variable changed;
     std::size_t finished = 0;                ///< later parts the other core is done with, in order
     std::size_t parsed = 0;                  ///< of them, those that parsed as more nodes
-    std::size_t lastPart = kNoComma;         ///< the one that runs to the end of the text
+    std::size_t lastPart = kNoPart;          ///< the one that runs to the end of the text
     std::size_t firstComma = kNoComma;       ///< where the head ends, as this core found it
     std::size_t helperFirstComma = kNoComma; ///< and as the other core did: they must agree
 
@@ -282,6 +283,8 @@ const simdjson::dom::document& SplitJsonDocuments::head() const
 
 const simdjson::dom::document* SplitJsonDocuments::later(std::size_t i) const
 {
+    if (i >= m_shared->later.size())
+        return nullptr;
     m_task->runHereUnlessStarted(); // then it has finished every part
     std::unique_lock lock(m_shared->mutex);
     m_shared->changed.wait(lock, [&] { return m_shared->finished > i; });
