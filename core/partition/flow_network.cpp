@@ -9,7 +9,6 @@
 #include <boost/graph/compressed_sparse_row_graph.hpp>
 #include <boost/graph/boykov_kolmogorov_max_flow.hpp>
 
-#include <deque>
 #include <limits>
 
 namespace remat {
@@ -43,28 +42,26 @@ GroupedEdges groupBySource(std::size_t vertexCount, std::size_t edgeCount, Sourc
     return grouped;
 }
 
-/// Whether the sink is reached from the source along infinite edges, following the arcs as
-/// grouped by source (arc 2i is edge i, arc 2i+1 its reverse).
-bool reachesSinkByInfiniteEdges(const std::vector<FlowNetwork::Edge>& edges, const GroupedEdges& grouped)
+/// Breadth first from the source along infinite edges, up to the sink: each vertex's parent on
+/// that walk, -1 where it did not reach. `infiniteEdge(i)` is the edge behind grouped.order's
+/// entry i when it is an infinite one leaving its vertex, else nullptr.
+template <typename InfiniteEdge>
+std::vector<int> infiniteEdgeParents(const GroupedEdges& grouped, InfiniteEdge infiniteEdge)
 {
-    std::vector<char> seen(grouped.offsets.size() - 1, 0);
-    std::vector<std::uint32_t> stack {FlowNetwork::kSource};
-    seen[FlowNetwork::kSource] = 1;
-    while (!stack.empty()) {
-        const std::uint32_t v = stack.back();
-        stack.pop_back();
+    std::vector<int> parent(grouped.offsets.size() - 1, -1);
+    std::vector<int> queue {FlowNetwork::kSource};
+    parent[FlowNetwork::kSource] = FlowNetwork::kSource;
+    for (std::size_t next = 0; next < queue.size() && parent[FlowNetwork::kSink] < 0; ++next) {
+        const auto v = static_cast<std::size_t>(queue[next]);
         for (auto k = grouped.offsets[v]; k < grouped.offsets[v + 1]; ++k) {
-            const std::uint32_t arc = grouped.order[k];
-            const FlowNetwork::Edge& e = edges[arc / 2];
-            if (arc % 2 != 0 || !e.infinite || seen[static_cast<std::size_t>(e.to)])
-                continue;
-            if (e.to == FlowNetwork::kSink)
-                return true;
-            seen[static_cast<std::size_t>(e.to)] = 1;
-            stack.push_back(static_cast<std::uint32_t>(e.to));
+            const FlowNetwork::Edge* e = infiniteEdge(grouped.order[k]);
+            if (e && parent[static_cast<std::size_t>(e->to)] < 0) {
+                parent[static_cast<std::size_t>(e->to)] = static_cast<int>(v);
+                queue.push_back(e->to);
+            }
         }
     }
-    return false;
+    return parent;
 }
 
 } // namespace
@@ -89,20 +86,8 @@ std::vector<int> FlowNetwork::infinitePath() const
     const auto vertices = static_cast<std::size_t>(m_vertexCount);
     const auto grouped
         = groupBySource(vertices, m_edges.size(), [&](std::size_t i) { return static_cast<std::size_t>(m_edges[i].from); });
-    std::vector<int> parent(vertices, -1);
-    std::deque<int> queue {kSource};
-    parent[kSource] = kSource;
-    while (!queue.empty() && parent[kSink] < 0) {
-        const auto v = static_cast<std::size_t>(queue.front());
-        queue.pop_front();
-        for (auto k = grouped.offsets[v]; k < grouped.offsets[v + 1]; ++k) {
-            const Edge& e = m_edges[grouped.order[k]];
-            if (e.infinite && parent[static_cast<std::size_t>(e.to)] < 0) {
-                parent[static_cast<std::size_t>(e.to)] = static_cast<int>(v);
-                queue.push_back(e.to);
-            }
-        }
-    }
+    const auto parent = infiniteEdgeParents(
+        grouped, [&](std::uint32_t i) { return m_edges[i].infinite ? &m_edges[i] : nullptr; });
     std::vector<int> path;
     if (parent[kSink] < 0)
         return path;
@@ -139,7 +124,11 @@ std::optional<FlowNetwork::Cut> FlowNetwork::minimumCut() const
     const auto grouped = groupBySource(vertices, arcCount, arcSource);
     // No finite cut when infinite edges join source and sink (the flow would be unbounded):
     // checked first, on the grouped arcs, so that the flow never has to carry an "infinity".
-    if (reachesSinkByInfiniteEdges(m_edges, grouped))
+    const auto overInfiniteEdges = infiniteEdgeParents(grouped, [&](std::uint32_t arc) {
+        const Edge& e = m_edges[arc / 2];
+        return arc % 2 == 0 && e.infinite ? &e : nullptr; // arc 2i is edge i, 2i+1 its reverse
+    });
+    if (overInfiniteEdges[kSink] >= 0)
         return std::nullopt;
 
     std::vector<std::pair<std::uint32_t, std::uint32_t>> sortedArcs(arcCount);
