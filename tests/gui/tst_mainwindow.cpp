@@ -309,6 +309,7 @@ private Q_SLOTS:
                          .arg(graph->groups.roots.size())
                          .arg(graph->groups.method)),
             qPrintable(message));
+        QCOMPARE(w.statusBar()->toolTip(), message); // readable whole where the bar cuts it
         // Finding a node inside a collapsed group expands it.
         const NodeId n = graph->graph.find("bmm_40");
         QVERIFY(n != kNoNode);

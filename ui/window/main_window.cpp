@@ -438,6 +438,9 @@ void MainWindow::createStatusBar()
     statusBar()->addPermanentWidget(m_zoomLabel);
     connect(m_canvas->view(), &GraphView::zoomChanged, this,
             [this](double z) { m_zoomLabel->setText(tr("%1 %").arg(qRound(z * 100))); });
+    // A long message (a collapsed graph's, on a narrow window) is cut at the permanent labels:
+    // hovering the bar shows it whole.
+    connect(statusBar(), &QStatusBar::messageChanged, statusBar(), &QWidget::setToolTip);
 }
 
 void MainWindow::connectDocument()
