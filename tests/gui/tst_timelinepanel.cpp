@@ -18,6 +18,8 @@
 #include <QTreeWidget>
 #include <qcustomplot.h>
 
+#include <optional>
+
 using namespace remat;
 using namespace remat::ui;
 using namespace remat::ui::test;
@@ -28,6 +30,29 @@ bool profiled(const MainWindow& w)
 {
     const PlanProfilePtr p = w.timelinePanel()->plot()->profile();
     return idle(w) && p && p->ok();
+}
+
+/// The pixel box of the plot's text item that starts with `prefix`.
+std::optional<QRectF> textBox(const TimelinePlot& plot, const QString& prefix)
+{
+    for (int i = 0; i < plot.plot()->itemCount(); ++i) {
+        const auto* text = qobject_cast<QCPItemText*>(plot.plot()->item(i));
+        if (text && text->text().startsWith(prefix))
+            return QRectF(text->topLeft->pixelPosition(), text->bottomRight->pixelPosition()).normalized();
+    }
+    return std::nullopt;
+}
+
+/// Whether the peak's label, the phase labels beside the forward/backward boundary, and the
+/// plot's top edge leave each other room.
+bool labelsApart(const TimelinePlot& plot)
+{
+    const auto peak = textBox(plot, QStringLiteral("peak "));
+    const auto forward = textBox(plot, QStringLiteral("forward"));
+    const auto backward = textBox(plot, QStringLiteral(" \u25B8 backward"));
+    const double top = plot.plot()->axisRect()->top();
+    return peak && forward && backward && !peak->intersects(*forward) && !peak->intersects(*backward)
+        && peak->top() >= top && forward->top() >= top;
 }
 
 } // namespace
@@ -88,6 +113,29 @@ private Q_SLOTS:
         QFile csv(dir.filePath(QStringLiteral("t.csv")));
         QVERIFY(csv.open(QIODevice::ReadOnly));
         QCOMPARE(csv.readAll().count('\n'), static_cast<qsizetype>(shown.timeline.size()) + 1);
+    }
+
+    /// The peak usually comes right after the forward/backward boundary (transformer_block: step
+    /// 88, boundary after 81): in a short dock its label ran over the phase label "forward ◂".
+    void peakLabelLeavesThePhaseLabelsRoom()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        w.openFile(test::samplePath("transformer_block.json"));
+        QTRY_VERIFY_WITH_TIMEOUT(profiled(w), kTimeoutMs);
+        const LoadedGraphPtr graph = w.document()->graph();
+        const PlanProfilePtr profile = w.timelinePanel()->plot()->profile();
+        QVERIFY(profile->profile.peakStep >= profile->profile.forwardSteps);
+
+        TimelinePlot plot;
+        plot.setProfile(std::shared_ptr<const JointGraph>(graph, &graph->graph), profile);
+        plot.show();
+        for (const QSize size : {QSize(420, 200), QSize(900, 240), QSize(1400, 700)}) {
+            plot.resize(size);
+            QTRY_VERIFY2_WITH_TIMEOUT(labelsApart(plot),
+                qPrintable(QStringLiteral("%1x%2").arg(size.width()).arg(size.height())), kTimeoutMs);
+        }
     }
 };
 

@@ -15,6 +15,16 @@ namespace remat::ui {
 namespace {
 
 /// Bottom to top: what lives longest first, so that the stack reads like an allocator's view.
+/// Where the phase labels hang, in parts of the plot's height from its top; the space above the
+/// highest value, at least; the most of the height that room for the labels may take.
+constexpr double kPhaseLabelTop = 0.02;
+constexpr double kHeadroom = 1.15;
+constexpr double kMostLabelRoom = 0.6;
+constexpr double kLabelGapPixels = 2;
+/// About this many pixels between the y axis's ticks (QCustomPlot's default of five ticks crowds
+/// a short dock's axis with eight labels).
+constexpr int kPixelsPerTick = 36;
+
 constexpr MemoryCategory kStackOrder[]
     = {MemoryCategory::Inputs, MemoryCategory::Saved, MemoryCategory::Recomputed, MemoryCategory::Gradients,
         MemoryCategory::Outputs, MemoryCategory::Temporaries};
@@ -95,6 +105,7 @@ TimelinePlot::TimelinePlot(QWidget* parent)
     m_plot->plotLayout()->setRowStretchFactor(m_plot->plotLayout()->rowCount() - 1, 0.001);
     setMinimumSize(320, 200);
     connect(m_plot, &QCustomPlot::mouseMove, this, &TimelinePlot::onMouseMove);
+    connect(m_plot, &QCustomPlot::afterLayout, this, &TimelinePlot::fitToPlotHeight);
     connect(m_plot, &QCustomPlot::mousePress, this,
         [this](QMouseEvent* event) { m_pressPosition = event->position().toPoint(); });
     connect(m_plot, &QCustomPlot::mouseRelease, this, [this](QMouseEvent* event) {
@@ -106,6 +117,31 @@ TimelinePlot::TimelinePlot(QWidget* parent)
         }
     });
     rebuild();
+}
+
+void TimelinePlot::fitToPlotHeight()
+{
+    const double height = m_plot->axisRect()->height();
+    if (height <= 0)
+        return;
+    const int ticks = std::clamp(static_cast<int>(height) / kPixelsPerTick, 2, 5);
+    if (m_plot->yAxis->ticker()->tickCount() != ticks)
+        m_plot->yAxis->ticker()->setTickCount(ticks);
+    if (!m_peakLabel || !m_forwardLabel)
+        return;
+    const auto textHeight = [](const QCPItemText* text) {
+        return text->bottomLeft->pixelPosition().y() - text->topLeft->pixelPosition().y();
+    };
+    // From the plot's top down: the phase labels, a gap, then the peak's label over the peak.
+    const double above
+        = kPhaseLabelTop * height + textHeight(m_forwardLabel) + kLabelGapPixels + textHeight(m_peakLabel);
+    const double share = std::min(above / height, kMostLabelRoom);
+    const double top = std::max(m_largestValue * kHeadroom, m_peakValue / (1 - share));
+    if (qFuzzyCompare(m_plot->yAxis->range().upper, top))
+        return;
+    // This replot draws with the new range; the queued one follows up on tick labels that changed width.
+    m_plot->yAxis->setRange(0, top);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void TimelinePlot::setProfile(std::shared_ptr<const JointGraph> graph, PlanProfilePtr profile)
@@ -152,6 +188,8 @@ void TimelinePlot::rebuild()
     m_plot->clearGraphs();
     m_plot->clearItems();
     m_selectedLine = nullptr;
+    m_forwardLabel = nullptr;
+    m_peakLabel = nullptr;
     const bool has = m_profile && m_profile->ok() && !m_profile->profile.timeline.empty();
     m_plot->legend->setVisible(has);
     if (!has) {
@@ -232,14 +270,15 @@ void TimelinePlot::rebuild()
     verticalLine(m_plot, boundary, QPen(Qt::black, 1, Qt::DashLine));
     auto* fw = new QCPItemText(m_plot);
     fw->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-    fw->position->setCoords(boundary, 0.02);
+    fw->position->setCoords(boundary, kPhaseLabelTop);
     fw->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
     fw->setText(tr("forward ◂ "));
     auto* bw = new QCPItemText(m_plot);
     bw->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-    bw->position->setCoords(boundary, 0.02);
+    bw->position->setCoords(boundary, kPhaseLabelTop);
     bw->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
     bw->setText(tr(" ▸ backward"));
+    m_forwardLabel = fw;
 
     if (profile.peakStep >= 0) {
         verticalLine(m_plot, profile.peakStep, QPen(QColor(200, 0, 0), 1.2));
@@ -258,12 +297,15 @@ void TimelinePlot::rebuild()
         peak->setColor(QColor(200, 0, 0));
         peak->setFont(QFont(font().family(), 8, QFont::Bold));
         peak->setClipToAxisRect(false);
+        m_peakLabel = peak;
     }
     m_selectedLine = verticalLine(m_plot, std::max(m_selectedStep, 0), QPen(QColor(0, 90, 200), 1.5));
     m_selectedLine->setVisible(m_selectedStep >= 0);
 
     m_plot->rescaleAxes();
-    m_plot->yAxis->setRange(0, largest / m_yScale * 1.15);
+    m_largestValue = largest / m_yScale;
+    m_peakValue = static_cast<double>(profile.peakBytes) / m_yScale;
+    m_plot->yAxis->setRange(0, m_largestValue * kHeadroom);
     m_plot->xAxis->setRange(-0.5, static_cast<double>(steps) - 0.5);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }

@@ -8,6 +8,7 @@
 class QCPTextElement;
 class QCustomPlot;
 class QCPItemStraightLine;
+class QCPItemText;
 class QMouseEvent;
 
 namespace remat::ui {
@@ -42,6 +43,11 @@ Q_SIGNALS:
 private:
     void rebuild();
     void onMouseMove(QMouseEvent* event);
+    /// Once laid out: spaces the y axis's ticks for the plot's height, and raises the y range's top
+    /// so that the peak's label fits under the "forward ◂ / ▸ backward" labels (in a short dock
+    /// the usual 15% headroom is less than the two lines of text, and the peak mostly comes right
+    /// after the boundary, where both hang).
+    void fitToPlotHeight();
 
     QCustomPlot* m_plot;
     QCPTextElement* m_title = nullptr;
@@ -49,6 +55,10 @@ private:
     PlanProfilePtr m_profile;
     PlanProfilePtr m_comparison;
     QCPItemStraightLine* m_selectedLine = nullptr;
+    QCPItemText* m_forwardLabel = nullptr;
+    QCPItemText* m_peakLabel = nullptr;
+    double m_largestValue = 0; ///< the highest total drawn, in the y axis's unit
+    double m_peakValue = 0;
     int m_selectedStep = -1;
     double m_yScale = 1;
     QPoint m_pressPosition;
