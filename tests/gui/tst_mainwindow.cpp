@@ -19,6 +19,8 @@
 #include <QComboBox>
 #include <QPainter>
 #include <QPushButton>
+#include <QScrollBar>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QStyleOptionGraphicsItem>
@@ -63,6 +65,46 @@ private Q_SLOTS:
         QTest::mouseClick(legend, Qt::LeftButton);
         QVERIFY(!legend->isFolded());
         QVERIFY(legend->height() > foldedHeight);
+    }
+
+    /// A picture shown whole sits in the room the legend leaves: Qt centres a scene that fits in
+    /// the whole viewport, which put gpt_n24's last groups under the unfolded legend.
+    void aWholePictureSitsClearOfTheLegend()
+    {
+        const QString path = test::oraclePath("gpt_n24.json");
+        QVERIFY2(QFile::exists(path),
+            qPrintable(path + QStringLiteral(" is missing: ../shared must be beside the checkout")));
+        MainWindow w;
+        w.setInteractive(false);
+        w.resize(1500, 950);
+        w.show();
+        w.openFile(path);
+        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
+        CanvasLegend* legend = w.canvas()->legend();
+        GraphView* view = w.canvas()->view();
+        QVERIFY(!legend->isFolded()); // the collapsed picture is legible whole
+        const QRectF picture = w.canvas()->scene()->sceneRect();
+        const QRect onScreen = view->mapFromScene(picture).boundingRect();
+        QVERIFY2(view->viewport()->rect().adjusted(-1, -1, 1, 1).contains(onScreen), // rounding
+            qPrintable(QStringLiteral("picture at (%1, %2) to (%3, %4) in a %5x%6 viewport")
+                           .arg(onScreen.left())
+                           .arg(onScreen.top())
+                           .arg(onScreen.right())
+                           .arg(onScreen.bottom())
+                           .arg(view->viewport()->width())
+                           .arg(view->viewport()->height())));
+        // What is drawn (the picture without its blank border) ends above the legend.
+        const QRectF drawn = w.canvas()->scene()->itemsBoundingRect();
+        const int legendTop = legend->geometry().top() - view->viewport()->geometry().top();
+        const int drawnBottom = view->mapFromScene(drawn).boundingRect().bottom();
+        QVERIFY2(drawnBottom < legendTop,
+            qPrintable(
+                QStringLiteral("picture ends at %1, legend starts at %2").arg(drawnBottom).arg(legendTop)));
+
+        // Zoomed in, the picture's bottom can still be scrolled out from under the legend.
+        view->setZoom(1.0);
+        view->verticalScrollBar()->setValue(view->verticalScrollBar()->maximum());
+        QVERIFY(view->mapFromScene(drawn.bottomLeft()).y() < legendTop);
     }
 
     void taggingRepartitionsAndRecolours()
@@ -355,8 +397,9 @@ private Q_SLOTS:
         QSignalSpy partitioned(w.document(), &GraphDocument::partitionChanged);
         viewport->installEventFilter(&regions);
         QCOMPARE(w.document()->tagNodes({n}, CheckpointPolicy::MustRecompute), 1);
-        QTRY_VERIFY_WITH_TIMEOUT(idle(w) && w.document()->outcome() != before && w.document()->outcome()->result
-                && !w.document()->outcome()->flags.empty(), kTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(idle(w) && w.document()->outcome() != before
+                && w.document()->outcome()->result && !w.document()->outcome()->flags.empty(),
+            kTimeoutMs);
         QTest::qWait(100);
         viewport->removeEventFilter(&regions);
 
@@ -420,19 +463,21 @@ private Q_SLOTS:
         const int leaf = ancestry.back();
         GraphScene* scene = w.canvas()->scene();
         w.selection()->selectNode(n, NodeSelection::Origin::Search);
-        QTRY_VERIFY_WITH_TIMEOUT(idle(w) && scene->boxForNode(n) && scene->boxForNode(n)->type() == NodeItemType, kTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            idle(w) && scene->boxForNode(n) && scene->boxForNode(n)->type() == NodeItemType, kTimeoutMs);
         QVERIFY(scene->boxForNode(n)->isSelected());
 
         // Collapsing the node's innermost group: the group's box is selected in its place.
         w.canvas()->setExpanded(leaf, false);
-        QTRY_VERIFY_WITH_TIMEOUT(idle(w) && scene->boxForNode(n) && scene->boxForNode(n)->type() == GroupItemType, kTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            idle(w) && scene->boxForNode(n) && scene->boxForNode(n)->type() == GroupItemType, kTimeoutMs);
         auto* box = qgraphicsitem_cast<GroupItem*>(scene->boxForNode(n));
         QVERIFY(box);
         QCOMPARE(box->group(), leaf);
         QVERIFY(box->isSelected());
         QCOMPARE(scene->selectedItems().size(), 1);
         QVERIFY(w.selection()->nodes().empty());
-        QCOMPARE(w.selection()->groups(), std::vector<int>{leaf});
+        QCOMPARE(w.selection()->groups(), std::vector<int> {leaf});
 
         // Collapsing the outermost one too: the selection moves out again, to the outer box.
         w.canvas()->setExpanded(ancestry.front(), false);
@@ -441,7 +486,8 @@ private Q_SLOTS:
                 && qgraphicsitem_cast<GroupItem*>(scene->boxForNode(n))->group() != leaf,
             kTimeoutMs);
         QVERIFY(scene->boxForNode(n)->isSelected());
-        QCOMPARE(w.selection()->groups(), std::vector<int>{qgraphicsitem_cast<GroupItem*>(scene->boxForNode(n))->group()});
+        QCOMPARE(w.selection()->groups(),
+            std::vector<int> {qgraphicsitem_cast<GroupItem*>(scene->boxForNode(n))->group()});
     }
 };
 

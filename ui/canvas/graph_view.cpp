@@ -58,8 +58,7 @@ double GraphView::clampZoom(double z) const
 {
     // Never further out than a fifth of "fit": the picture stays findable.
     double minZoom = 0.01;
-    if (scene() && !sceneRect().isEmpty()) {
-        const QRectF r = sceneRect();
+    if (const QRectF r = picture(); !r.isEmpty()) {
         const double fit = std::min(viewport()->width() / r.width(), viewport()->height() / r.height());
         minZoom = std::min(0.2, fit * 0.5);
     }
@@ -70,6 +69,7 @@ void GraphView::setZoom(double z)
 {
     z = clampZoom(z);
     setTransform(QTransform::fromScale(z, z));
+    updateSceneRect();
     Q_EMIT zoomChanged(z);
     Q_EMIT visibleAreaChanged();
 }
@@ -81,15 +81,14 @@ void GraphView::zoomBy(double factor)
     if (std::abs(applied - 1.0) < 1e-9)
         return;
     scale(applied, applied);
+    updateSceneRect();
     Q_EMIT zoomChanged(zoom());
     Q_EMIT visibleAreaChanged();
 }
 
 void GraphView::fitToWindow()
 {
-    if (!scene())
-        return;
-    const QRectF r = sceneRect();
+    const QRectF r = picture();
     if (r.isEmpty())
         return;
     const QRect area = viewport()->rect().marginsRemoved(m_fitMargins);
@@ -97,6 +96,7 @@ void GraphView::fitToWindow()
     // Small graphs are not blown up past 100 %: boxes would look bloated.
     const double z = std::min(fit, 1.0);
     setTransform(QTransform::fromScale(z, z));
+    updateSceneRect();
     // Centre the picture in the free area, not under the overlays.
     const QPointF shift = QPointF(viewport()->rect().center() - area.center()) / z;
     centerOn(r.center() + shift);
@@ -107,7 +107,7 @@ void GraphView::fitToWindow()
 bool GraphView::showFirstView()
 {
     fitToWindow();
-    const QRectF r = sceneRect();
+    const QRectF r = picture();
     constexpr double kLegible = 0.3; // below this, box labels are smaller than 4 px (a summary of
                                      // groups reads at 0.34, a whole 173-node U is at 0.1)
     if (r.isEmpty() || zoom() >= kLegible)
@@ -117,11 +117,35 @@ bool GraphView::showFirstView()
     if (byWidth <= zoom())
         return true; // a wide picture: the whole fit is as close as a full width gets
     setTransform(QTransform::fromScale(byWidth, byWidth));
+    updateSceneRect();
     const double visibleHeight = area.height() / byWidth;
     centerOn(r.center().x(), r.top() + visibleHeight / 2);
     Q_EMIT zoomChanged(zoom());
     Q_EMIT visibleAreaChanged();
     return false;
+}
+
+void GraphView::setFitMargins(const QMargins& margins)
+{
+    if (margins == m_fitMargins)
+        return;
+    m_fitMargins = margins;
+    updateSceneRect();
+}
+
+QRectF GraphView::picture() const
+{
+    return scene() ? scene()->sceneRect() : QRectF();
+}
+
+void GraphView::updateSceneRect()
+{
+    const QRectF r = picture();
+    if (r.isEmpty())
+        return;
+    const double z = zoom();
+    setSceneRect(r.adjusted(-m_fitMargins.left() / z, -m_fitMargins.top() / z, m_fitMargins.right() / z,
+        m_fitMargins.bottom() / z));
 }
 
 void GraphView::revealRect(const QRectF& rect, double minimumZoom)
@@ -147,7 +171,8 @@ void GraphView::wheelEvent(QWheelEvent* event)
 
 void GraphView::mousePressEvent(QMouseEvent* event)
 {
-    setDragMode(event->modifiers() & (Qt::ShiftModifier | Qt::ControlModifier) ? RubberBandDrag : ScrollHandDrag);
+    setDragMode(
+        event->modifiers() & (Qt::ShiftModifier | Qt::ControlModifier) ? RubberBandDrag : ScrollHandDrag);
     QGraphicsView::mousePressEvent(event);
 }
 
@@ -174,8 +199,12 @@ void GraphView::useTiles(QGraphicsScene* scene)
     m_useTiles = true;
     m_tiles.setScene(scene);
     // Connecting `changed` also routes every scene update to the view through it.
-    connect(scene, &QGraphicsScene::changed, this, [this](const QList<QRectF>& areas) { m_tiles.invalidate(areas); });
-    connect(scene, &QGraphicsScene::sceneRectChanged, this, [this] { m_tiles.clear(); });
+    connect(scene, &QGraphicsScene::changed, this,
+        [this](const QList<QRectF>& areas) { m_tiles.invalidate(areas); });
+    connect(scene, &QGraphicsScene::sceneRectChanged, this, [this] {
+        m_tiles.clear();
+        updateSceneRect();
+    });
 }
 
 void GraphView::paintEvent(QPaintEvent* event)

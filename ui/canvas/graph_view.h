@@ -27,8 +27,9 @@ public:
     /// True when the whole picture is shown.
     bool showFirstView();
     void resetZoom() { setZoom(1.0); }
-    /// Room that overlays (the legend) take from the viewport: "fit" keeps the picture clear of it.
-    void setFitMargins(const QMargins& margins) { m_fitMargins = margins; }
+    /// Room that overlays (the legend) take from the viewport: "fit" centres the picture in what
+    /// is left, and the picture's edges can be scrolled out from under them.
+    void setFitMargins(const QMargins& margins);
     /// Centres on a box; zooms in to a readable scale first if the view is far out.
     void revealRect(const QRectF& rect, double minimumZoom = 0.75);
     /// Zoomed out, the view draws `scene` from pre-rendered tiles (see SceneTileCache), kept
@@ -57,6 +58,12 @@ protected:
 
 private:
     double clampZoom(double zoom) const;
+    /// The scene's own rect: the picture, without the room for overlays.
+    QRectF picture() const;
+    /// The rect the view scrolls over: the picture and, around it, the fit margins at this zoom.
+    /// Qt centres that whole rect when nothing scrolls, so a picture that fits sits in the free
+    /// area rather than in the middle of the viewport, under the legend.
+    void updateSceneRect();
     /// An idle tick: renders tiles still missing, then tiles around the view, a little at a time.
     void renderTilesWhenIdle();
     /// What is left of the time tiles may take in the current 16 ms.
