@@ -28,6 +28,38 @@ class TestDevicesPanel : public QObject {
     Q_OBJECT
 
 private slots:
+private slots:
+    /// A new user's first look: with no device yet the panel says what to do, and neither runs
+    /// the partitioner nor reports its "No devices" refusal (which reached the status bar).
+    void anEmptyDeviceListAsksForADevice()
+    {
+        DevicesPanel panel;
+        panel.resize(700, 820);
+        panel.show();
+        QSignalSpy partitioned(&panel, &DevicesPanel::partitioned);
+        QSignalSpy failed(&panel, &DevicesPanel::failed);
+        panel.setInput(load("mlp_size_based.json"));
+        QVERIFY(panel.editor()->settings().deviceBytes.empty());
+        QVERIFY(!panel.isBusy());
+        QVERIFY(panel.hintLabel()->isVisible());
+        QVERIFY(panel.hintLabel()->text().contains(QStringLiteral("Add a device")));
+        QVERIFY(panel.errorLabel()->isHidden());
+        QCOMPARE(failed.count(), 0);
+        QCOMPARE(partitioned.count(), 1);
+        QVERIFY(partitioned.takeFirst().at(0).value<QVector<int>>().isEmpty()); // no colours
+
+        // The first device splits the graph; without it again, the hint is back.
+        panel.editor()->addDevice();
+        QTRY_VERIFY_WITH_TIMEOUT(panel.split().has_value(), 10000);
+        QVERIFY(panel.hintLabel()->isHidden());
+        QCOMPARE(panel.partitionTable()->rowCount(), 1);
+        panel.setSettings({});
+        QTRY_VERIFY_WITH_TIMEOUT(!panel.isBusy() && panel.hintLabel()->isVisible(), 10000);
+        QVERIFY(!panel.split().has_value());
+        QCOMPARE(panel.partitionTable()->rowCount(), 0);
+        QCOMPARE(failed.count(), 0);
+    }
+
     void showsTheSplitAndRepartitionsOnEdit()
     {
         DevicesPanel panel;

@@ -38,6 +38,9 @@ DevicesPanel::DevicesPanel(QWidget* parent)
     , m_table(new QTableWidget(0, 6, this))
     , m_critical(new QLabel(this))
     , m_error(new QLabel(this))
+    , m_hint(new QLabel(tr("Add a device (its memory in bytes) to split the model's forward across devices, "
+                           "as torch.fx's accelerator partitioner does."),
+          this))
 {
     m_table->setHorizontalHeaderLabels({tr("Partition"), tr("Devices"), tr("Memory"), tr("Mem latency (s)"),
         tr("Compute (s)"), tr("Overall (s)")});
@@ -46,8 +49,12 @@ DevicesPanel::DevicesPanel(QWidget* parent)
     m_error->setWordWrap(true);
     m_error->setStyleSheet(QStringLiteral("color: #c9302c"));
     m_error->hide();
+    m_hint->setWordWrap(true);
+    m_hint->setStyleSheet(QStringLiteral("color: #666"));
+    m_hint->hide();
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_editor);
+    layout->addWidget(m_hint);
     layout->addWidget(new QLabel(tr("Memory used per device"), this));
     layout->addWidget(m_bars);
     layout->addWidget(m_table, 1);
@@ -84,6 +91,14 @@ void DevicesPanel::repartition()
         return;
     }
     const DeviceSettings s = m_editor->settings();
+    if (s.deviceBytes.empty()) {
+        // Nothing to split onto: a first step to take, not the partitioner's "No devices" error.
+        clearSplit();
+        m_hint->show();
+        Q_EMIT partitioned({});
+        return;
+    }
+    m_hint->hide();
     auto input = m_input;
     m_watcher.setFuture(runConcurrently([input, s] {
         Outcome outcome;
@@ -101,15 +116,23 @@ void DevicesPanel::repartition()
     }));
 }
 
+void DevicesPanel::clearSplit()
+{
+    m_split.reset();
+    m_table->setRowCount(0);
+    m_bars->setBars({});
+    m_critical->clear();
+    m_error->hide();
+}
+
 void DevicesPanel::showOutcome(const Outcome& outcome)
 {
     m_split = outcome.split;
     m_error->setVisible(!outcome.split);
     if (!outcome.split) {
+        clearSplit();
         m_error->setText(outcome.error);
-        m_table->setRowCount(0);
-        m_bars->setBars({});
-        m_critical->clear();
+        m_error->show();
         Q_EMIT failed(outcome.error, outcome.node);
         return;
     }

@@ -35,6 +35,8 @@ public:
     QTableWidget* partitionTable() const { return m_table; }
     QLabel* criticalPathLabel() const { return m_critical; }
     QLabel* errorLabel() const { return m_error; }
+    /// What to do first while the device list is empty.
+    QLabel* hintLabel() const { return m_hint; }
     /// The last successful split, if the last run succeeded.
     const std::optional<devices::DeviceSplit>& split() const { return m_split; }
     /// A split is being made (what is shown may be for older settings).
@@ -55,12 +57,15 @@ private:
 
     void repartition();
     void showOutcome(const Outcome& outcome);
+    /// Clears the split's views: the table, the bars, the critical path and the messages.
+    void clearSplit();
 
     DeviceListEditor* m_editor;
     DeviceMemoryBars* m_bars;
     QTableWidget* m_table;
     QLabel* m_critical;
     QLabel* m_error;
+    QLabel* m_hint;
     std::shared_ptr<const devices::DeviceSplitInput> m_input;
     std::optional<devices::DeviceSplit> m_split;
     QFutureWatcher<Outcome> m_watcher;
