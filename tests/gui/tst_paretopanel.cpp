@@ -81,8 +81,18 @@ private Q_SLOTS:
         QVERIFY(panel->statusText().contains(QStringLiteral("Lowest simulated peak")));
         QVERIFY(panel->plot()->describePoint(low).contains(QStringLiteral("simulated peak")));
 
-        // Clicking the lowest-peak point switches the canvas and tables to that plan.
+        // The legend sits beside the plot and hides no point (inside, a short dock's legend did).
         QCustomPlot* plot = panel->plot()->plot();
+        plot->replot(QCustomPlot::rpImmediateRefresh);
+        const QRect legend = plot->legend->outerRect();
+        QVERIFY(plot->legend->visible() && !legend.isEmpty());
+        QVERIFY(!legend.intersects(plot->axisRect()->rect()));
+        for (int i = 0; i < static_cast<int>(swept.points.size()); ++i) {
+            for (bool peak : {false, true})
+                QVERIFY(!legend.contains(panel->plot()->pixelOf(i, peak).toPoint()));
+        }
+
+        // Clicking the lowest-peak point switches the canvas and tables to that plan.
         panel->plot()->setSeries(ParetoPlot::Series::Peak);
         plot->replot(QCustomPlot::rpImmediateRefresh);
         // On the peak series the star is judged by peak, not by the activations it keeps.

@@ -85,7 +85,16 @@ ParetoPlot::ParetoPlot(QWidget* parent)
     m_plot->setMouseTracking(true);
     m_plot->legend->setVisible(true);
     m_plot->legend->setFont(QFont(font().family(), 8));
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    // The legend has a column of its own right of the plot, at its top: inside, in the short
+    // Budget Trade-off dock, it was taller than the half it was kept to and hid points of the curve.
+    m_legendColumn = new QCPLayoutGrid;
+    m_plot->axisRect()->insetLayout()->take(m_plot->legend);
+    m_plot->plotLayout()->addElement(0, 1, m_legendColumn);
+    m_plot->plotLayout()->setColumnStretchFactor(1, 0.001);
+    m_legendColumn->setMargins(QMargins(0, 0, 6, 0));
+    m_legendColumn->addElement(0, 0, m_plot->legend);
+    m_legendColumn->addElement(1, 0, new QCPLayoutElement(m_plot)); // takes the height below
+    m_legendColumn->setRowStretchFactor(0, 0.001);
     setMinimumSize(320, 220);
     connect(m_plot, &QCustomPlot::mouseMove, this, &ParetoPlot::onMouseMove);
     connect(m_plot, &QCustomPlot::mousePress, this, &ParetoPlot::onMousePress);
@@ -301,8 +310,7 @@ void ParetoPlot::rebuild()
         axis->setRange(std::min(range.lower - margin, axis == m_plot->yAxis ? -margin : range.lower - margin),
             range.upper + margin);
     }
-    m_plot->legend->setVisible(!points.empty());
-    placeLegend(showActivations, showPeak);
+    showLegend(!points.empty());
     if (points.empty()) {
         auto* hint = new QCPItemText(m_plot);
         hint->position->setType(QCPItemPosition::ptAxisRectRatio);
@@ -366,42 +374,15 @@ QString ParetoPlot::describePoint(int index) const
                 : QString());
 }
 
-void ParetoPlot::placeLegend(bool activations, bool peak)
+void ParetoPlot::showLegend(bool show)
 {
-    // The legend goes to the top third (left, middle or right) that hides the fewest points, and
-    // never over the lowest-peak star and its label.
-    if (!m_snapshot)
-        return;
-    const QCPRange x = m_plot->xAxis->range();
-    const QCPRange y = m_plot->yAxis->range();
-    std::array<int, 3> hidden {0, 0, 0};
-    auto count = [&](double bx, double by, int weight) {
-        const double px = (bx - x.lower) / x.size();
-        const double py = (by - y.lower) / y.size();
-        if (py < 0.5)
-            return;
-        for (int third = 0; third < 3; ++third) {
-            if (px >= third / 3.0 - 0.05 && px <= (third + 1) / 3.0 + 0.05)
-                hidden[static_cast<std::size_t>(third)] += weight;
-        }
-    };
-    const auto& points = m_snapshot->result.points;
-    for (std::size_t i = 0; i < points.size(); ++i) {
-        for (bool onPeak : {false, true}) {
-            if ((onPeak && peak) || (!onPeak && activations))
-                count(xOf(static_cast<int>(i), onPeak), points[i].metrics.estimatedRuntime / m_yScale, 1);
-        }
-    }
-    if (const int low = lowestPeakPoint(); low >= 0) {
-        const double lx = xOf(low, peak);
-        const double ly = points[static_cast<std::size_t>(low)].metrics.estimatedRuntime / m_yScale;
-        for (double step = 0; step <= 0.3; step += 0.05) // the label runs to the right of the star
-            count(lx + step * x.size(), ly, 1000);
-    }
-    const std::size_t best = static_cast<std::size_t>(
-        std::min_element(hidden.rbegin(), hidden.rend()) - hidden.rbegin()); // ties: rightmost
-    const Qt::Alignment side = best == 0 ? Qt::AlignRight : best == 1 ? Qt::AlignHCenter : Qt::AlignLeft;
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | side);
+    m_plot->legend->setVisible(show);
+    // A hidden legend still sizes its column: out of the layout, the empty plot gets the width.
+    const bool placed = m_legendColumn->hasElement(0, 0);
+    if (show && !placed)
+        m_legendColumn->addElement(0, 0, m_plot->legend);
+    else if (!show && placed)
+        m_legendColumn->take(m_plot->legend);
 }
 
 QString ParetoPlot::dominanceText(int index) const

@@ -7,6 +7,7 @@
 
 #include <optional>
 
+class QCPLayoutGrid;
 class QCPTextElement;
 class QCustomPlot;
 class QMouseEvent;
@@ -58,10 +59,12 @@ private:
     double xOf(int index, bool peak) const;
     /// Whether a point is on the frontier of each series shown (tooltip line).
     QString dominanceText(int index) const;
-    void placeLegend(bool activations, bool peak);
+    /// Shows the legend in its column right of the plot, or takes both away when nothing is plotted.
+    void showLegend(bool show);
 
     QCustomPlot* m_plot;
     QCPTextElement* m_title = nullptr;
+    QCPLayoutGrid* m_legendColumn = nullptr;
     ParetoSnapshotPtr m_snapshot;
     Series m_series = Series::Both;
     std::optional<double> m_currentBudget;
