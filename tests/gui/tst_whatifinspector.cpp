@@ -49,6 +49,8 @@ private Q_SLOTS:
         for (const char* text :
             {"What if", "MUST_RECOMPUTE", "saved bytes", "simulated peak", "Apply", "save edge"})
             QVERIFY2(html.contains(QLatin1String(text)), text);
+        // The capacity's formula wraps between the words of "dist_from_bw" in the narrow dock.
+        QVERIFY(html.contains(QStringLiteral("1.1^dist_\u200Bfrom_\u200Bbw")));
 
         // The deltas are those of two independent core runs.
         const PlanRunner runner(graph->graph, BudgetOptions {});

@@ -114,7 +114,11 @@ QString cutSection(const LoadedGraph& graph, const NodeAnalysis& a)
         // whole of it once under the table.
         const QString unit = QString::fromStdString(c.weightUnit);
         const qsizetype paren = unit.indexOf(QLatin1String(" ("));
-        const QString shortUnit = (paren > 0 ? unit.left(paren) : unit).toHtmlEscaped();
+        // A zero-width space after each underscore: the dock's narrow column then wraps
+        // "dist_from_bw" between its words, not after any letter.
+        const QString shortUnit = (paren > 0 ? unit.left(paren) : unit)
+                                      .toHtmlEscaped()
+                                      .replace(QLatin1Char('_'), QStringLiteral("_\u200B"));
         html += QStringLiteral("<h3>In the %1</h3><table>")
                     .arg(glossary(QStringLiteral("cut"), tr("min-cut")));
         html += deltaRow(glossary(QStringLiteral("save-edge-weight"), tr("its save edge")),
