@@ -42,16 +42,18 @@ struct MinCutSolution {
 MinCutSolution solveMinCutTorch113(const MinCutProblem& problem);
 
 /// The newest solve_min_cut (reference doc section 4.2), with MinCutOptions and dont_ban.
-MinCutSolution solveMinCutNewest(const MinCutProblem& problem, const MinCutOptions& options,
-                                 const std::vector<char>& dontBan);
+MinCutSolution solveMinCutNewest(
+    const MinCutProblem& problem, const MinCutOptions& options, const std::vector<char>& dontBan);
 
-/// The newest network, built but not solved, for callers that solve variants of it many times
-/// (the memory-budget sweep): `solution` has banned and weights, not saved nor cutValue.
+/// A network built but not solved, for callers that solve variants of it many times (the
+/// memory-budget sweep) or draw it: `solution` has banned and weights, not saved nor cutValue.
 struct MinCutNetworkBuild {
     SplitNodeNetwork network;
     MinCutSolution solution;
 };
-MinCutNetworkBuild buildMinCutNetworkNewest(const MinCutProblem& problem, const MinCutOptions& options,
-                                            const std::vector<char>& dontBan);
+MinCutNetworkBuild buildMinCutNetworkNewest(
+    const MinCutProblem& problem, const MinCutOptions& options, const std::vector<char>& dontBan);
+/// torch 1.13's network, built but not solved (the teaching view draws it).
+MinCutNetworkBuild buildMinCutNetworkTorch113(const MinCutProblem& problem);
 
 } // namespace remat

@@ -110,11 +110,12 @@ MinCutSolution PreparedMinCut::solve(const MinCutOptions& options, const std::ve
     return solveMinCutTorch113(problem);
 }
 
-MinCutNetworkBuild PreparedMinCut::buildNetwork(const MinCutOptions& options, const std::vector<char>& dontBan) const
+MinCutNetworkBuild PreparedMinCut::buildNetwork(
+    const MinCutOptions& options, const std::vector<char>& dontBan) const
 {
-    if (m_options.rules != RuleSet::Newest)
-        throw Error("only the newest rules expose their flow network");
     const MinCutProblem problem {m_work, m_ops, m_classes, m_tags, m_options.config, m_staticLifetime};
+    if (m_options.rules != RuleSet::Newest)
+        return buildMinCutNetworkTorch113(problem); // 1.13 has no options nor dont_ban
     return buildMinCutNetworkNewest(problem, options, dontBan);
 }
 

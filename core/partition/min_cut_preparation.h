@@ -39,7 +39,7 @@ public:
     /// Torch 1.13 ignores `options` and `dontBan` (its network has neither).
     MinCutSolution solve(const MinCutOptions& options, const std::vector<char>& dontBan) const;
     MinCutSolution solve() const { return solve(baseOptions(), std::vector<char>(m_joint->size(), 0)); }
-    /// The newest rules' network for these options, unsolved (throws remat::Error under torch 1.13).
+    /// The rule set's network for these options, unsolved (torch 1.13 ignores the options, as solve does).
     MinCutNetworkBuild buildNetwork(const MinCutOptions& options, const std::vector<char>& dontBan) const;
 
     /// Fills `result` from a solution: fw/bw graphs, saved, recomputed, bans, weights and the why.

@@ -73,14 +73,16 @@ private:
 
 } // namespace
 
-MinCutSolution solveMinCutTorch113(const MinCutProblem& problem)
+namespace {
+
+/// 1.13's network for `problem`: bans, save edges and data edges; `weights` per node.
+void buildTorch113Network(
+    const MinCutProblem& problem, SplitNodeNetwork& network, std::vector<std::int64_t>& weights)
 {
     const WorkGraph& graph = problem.graph;
     const JointGraph& joint = graph.graph();
     const Torch113Rules rules(problem);
-    SplitNodeNetwork network(graph);
-    MinCutSolution solution;
-    solution.weights.assign(joint.size(), PartitionResult::kNoWeightEdge);
+    weights.assign(joint.size(), PartitionResult::kNoWeightEdge);
     const auto ban = [&](NodeId n, std::string reason) { network.ban(n, std::move(reason)); };
 
     for (NodeId n : graph.order()) {
@@ -105,17 +107,33 @@ MinCutSolution solveMinCutTorch113(const MinCutProblem& problem)
                 ban(n, "tagged MUST_SAVE");
         }
         const std::int64_t w = rules.weight(n);
-        solution.weights[static_cast<std::size_t>(n)] = w;
+        weights[static_cast<std::size_t>(n)] = w;
         network.saveEdge(n, w);
         for (NodeId user : graph.users(n))
             network.dataEdge(n, user);
     }
+}
 
+} // namespace
+
+MinCutSolution solveMinCutTorch113(const MinCutProblem& problem)
+{
+    SplitNodeNetwork network(problem.graph);
+    MinCutSolution solution;
+    buildTorch113Network(problem, network, solution.weights);
     auto cut = network.solve();
     solution.banned = network.takeBanned(); // 3k reasons on gpt_n48: moved, not copied
     solution.saved = std::move(cut.saved);
     solution.cutValue = cut.cutValue;
     return solution;
+}
+
+MinCutNetworkBuild buildMinCutNetworkTorch113(const MinCutProblem& problem)
+{
+    MinCutNetworkBuild build {SplitNodeNetwork(problem.graph), {}};
+    buildTorch113Network(problem, build.network, build.solution.weights);
+    build.solution.banned = build.network.banned();
+    return build;
 }
 
 } // namespace remat

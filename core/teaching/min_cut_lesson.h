@@ -13,8 +13,8 @@ class JointGraph;
 class PreparedMinCut;
 
 /// The min-cut partitioner's flow network and its minimum cut, as data for a teaching view:
-/// built by the same code that partitions (PreparedMinCut::buildNetwork, the newest rules), solved
-/// with the same max-flow, and limited to a region of the graph for drawing.
+/// built by the same code that partitions (PreparedMinCut::buildNetwork, under either rule set),
+/// solved with the same max-flow, and limited to a region of the graph for drawing.
 struct MinCutLesson {
     enum class VertexKind : std::uint8_t { Source, Sink, In, Out };
     struct Vertex {
@@ -48,9 +48,8 @@ struct MinCutLesson {
     int totalEdges = 0;
 };
 
-/// Builds and cuts the network of `prepared` (newest rules, its base options) and keeps the part
-/// that touches `region` (empty: every node). Throws remat::Error when the graph has no backward,
-/// or under the torch-1.13 rules (the lesson draws the newest network).
+/// Builds and cuts the network of `prepared` (its rules, its base options) and keeps the part that
+/// touches `region` (empty: every node). Throws remat::Error when the graph has no backward.
 MinCutLesson buildMinCutLesson(const PreparedMinCut& prepared, const std::vector<NodeId>& region);
 
 } // namespace remat

@@ -62,6 +62,27 @@ private Q_SLOTS:
         }
     }
 
+    /// A torch 1.13 file is taught under the 1.13 rules, as its canvas is partitioned: the lesson
+    /// once drew the newest network, whose cut saved other values than the canvas showed.
+    void aTorch113GraphIsTaughtUnderItsRules()
+    {
+        const QString path = test::samplePath("mlp.json"); // the two rule sets save other values here
+        const LoadedGraphPtr graph = analyseGraph(loadGraphFile(path.toStdString()), path);
+        const PartitionOptions torch113; // the default rules
+        QCOMPARE(torch113.rules, RuleSet::Torch113);
+        TeachingWindow window;
+        window.teach(graph, torch113, {});
+        QTRY_VERIFY_WITH_TIMEOUT(window.lesson(), 60000);
+        const Lesson& lesson = *window.lesson();
+        QCOMPARE(lesson.error, QString());
+        QCOMPARE(lesson.rules, QStringLiteral("torch-1.13"));
+        const PartitionResult result = partitionGraph(graph->graph, torch113);
+        QVERIFY(result.savedValues != partitionGraph(graph->graph, newestMinCut()).savedValues);
+        for (NodeId n : result.savedValues)
+            QVERIFY2(lesson.steps[3].text.contains(graph->label(n).name), qPrintable(graph->label(n).name));
+        QVERIFY(lesson.steps[3].text.contains(QString::number(*result.cutValue)));
+    }
+
     void bigGraphNeedsARegion()
     {
         const LoadedGraphPtr graph = open("gpt_n8.json");

@@ -306,7 +306,6 @@ LessonPtr buildLesson(
 {
     auto lesson = std::make_shared<Lesson>();
     try {
-        options.rules = RuleSet::Newest;
         options.partitioner = PartitionerKind::MinCut;
         const PreparedMinCut prepared(graph->graph, options);
         const MinCutLesson cut = buildMinCutLesson(prepared, region);
@@ -322,6 +321,8 @@ LessonPtr buildLesson(
         Context context {*graph, prepared, cut, result, std::vector<char>(graph->size(), 0)};
         for (NodeId n : cut.regionNodes)
             context.inRegion[static_cast<std::size_t>(n)] = 1;
+        const std::string_view rules = ruleSetName(options.rules);
+        lesson->rules = QString::fromUtf8(rules.data(), static_cast<qsizetype>(rules.size()));
         lesson->scope = region.empty()
             ? QCoreApplication::translate("Lesson", "all %1 nodes").arg(cut.regionNodes.size())
             : QCoreApplication::translate("Lesson", "%1 selected nodes of %2")

@@ -112,7 +112,7 @@ void TeachingWindow::onLessonReady()
         m_text->setText(tr("<b>No lesson for this graph:</b> %1").arg(m_lesson->error.toHtmlEscaped()));
         return;
     }
-    m_scope->setText(tr("Drawing %1 (torch-2.14 rules).").arg(m_lesson->scope));
+    m_scope->setText(tr("Drawing %1 (%2 rules).").arg(m_lesson->scope, m_lesson->rules));
     for (const LessonStep& step : m_lesson->steps)
         m_steps->addItem(step.title);
     m_steps->setCurrentRow(0);
