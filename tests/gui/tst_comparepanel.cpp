@@ -68,6 +68,8 @@ private Q_SLOTS:
         QCOMPARE(
             panel->pair()->comparison.inBoth.size(), w.document()->outcome()->result->savedValues.size());
         QCOMPARE(panel->table()->topLevelItemCount(), 0);
+        QVERIFY(panel->summaryText().contains(QStringLiteral("Both plans save the same values")));
+        QVERIFY(panel->table()->isHidden()); // no empty list of differences
 
         // The user's tag changes A, not what PyTorch recorded: the tagged value is saved only by B.
         NodeId tagged = kNoNode;
@@ -98,6 +100,8 @@ private Q_SLOTS:
         const PlanComparison& c = panel->pair()->comparison;
         QVERIFY(!c.onlyInA.empty() || !c.onlyInB.empty());
         QCOMPARE(panel->table()->topLevelItemCount(), static_cast<int>(c.onlyInA.size() + c.onlyInB.size()));
+        QVERIFY(!panel->table()->isHidden());
+        QVERIFY(!panel->summaryText().contains(QStringLiteral("same values")));
         // B's numbers are the core's for that budget plan.
         const PlanRunner runner(w.document()->graph()->graph, BudgetOptions {});
         PlanRequest request;

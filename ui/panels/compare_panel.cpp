@@ -106,6 +106,7 @@ void ComparePanel::onCompared(const PlanPairPtr& pair)
     m_table->setSortingEnabled(false);
     m_table->clear();
     if (!pair->error.isEmpty()) {
+        m_table->hide();
         m_summary->setText(tr("<b>Cannot compare:</b> %1").arg(pair->error.toHtmlEscaped()));
         applyToCanvas();
         m_timeline->setComparison(nullptr, QString());
@@ -125,6 +126,8 @@ void ComparePanel::onCompared(const PlanPairPtr& pair)
     };
     add(pair->comparison.onlyInA, tr("A only"));
     add(pair->comparison.onlyInB, tr("B only"));
+    // Nothing differs: the summary says so, and an empty table would only look unfinished.
+    m_table->setVisible(m_table->topLevelItemCount() > 0);
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(2, Qt::DescendingOrder);
     m_summary->setText(summaryText());
@@ -141,29 +144,33 @@ QString ComparePanel::summaryText() const
         return {};
     const PlanComparison& c = m_pair->comparison;
     const std::string& unit = c.a.runtimeUnit;
-    return tr("<b>A</b> = %1: %2 saved (%3), peak %4, recompute %5, %6 recomputed.<br>"
-              "<b>B</b> = %7: %8 saved (%9), peak %10, recompute %11, %12 recomputed.<br>"
-              "<b>B − A</b>: saved %13, peak %14, recompute %15, recomputed nodes %16. "
-              "%17 values saved by A only, %18 by B only, %19 by both.")
-        .arg(m_pair->labelA.toHtmlEscaped())
-        .arg(c.a.savedCount)
-        .arg(formatBytes(c.a.savedBytes), formatBytes(c.a.peakBytes),
-            formatRuntime(c.a.estimatedRuntime, unit))
-        .arg(c.a.recomputedCount)
-        .arg(m_pair->labelB.toHtmlEscaped())
-        .arg(c.b.savedCount)
-        .arg(formatBytes(c.b.savedBytes), formatBytes(c.b.peakBytes),
-            formatRuntime(c.b.estimatedRuntime, unit))
-        .arg(c.b.recomputedCount)
-        .arg(formatBytesDelta(c.b.savedBytes - c.a.savedBytes),
-            formatBytesDelta(c.b.peakBytes - c.a.peakBytes),
-            formatRuntimeDelta(c.b.estimatedRuntime - c.a.estimatedRuntime, unit))
-        .arg(QStringLiteral("%1%2")
-                 .arg(c.b.recomputedCount - c.a.recomputedCount >= 0 ? QStringLiteral("+") : QString())
-                 .arg(c.b.recomputedCount - c.a.recomputedCount))
-        .arg(c.onlyInA.size())
-        .arg(c.onlyInB.size())
-        .arg(c.inBoth.size());
+    QString text
+        = tr("<b>A</b> = %1: %2 saved (%3), peak %4, recompute %5, %6 recomputed.<br>"
+             "<b>B</b> = %7: %8 saved (%9), peak %10, recompute %11, %12 recomputed.<br>"
+             "<b>B − A</b>: saved %13, peak %14, recompute %15, recomputed nodes %16. "
+             "%17 values saved by A only, %18 by B only, %19 by both.")
+              .arg(m_pair->labelA.toHtmlEscaped())
+              .arg(c.a.savedCount)
+              .arg(formatBytes(c.a.savedBytes), formatBytes(c.a.peakBytes),
+                  formatRuntime(c.a.estimatedRuntime, unit))
+              .arg(c.a.recomputedCount)
+              .arg(m_pair->labelB.toHtmlEscaped())
+              .arg(c.b.savedCount)
+              .arg(formatBytes(c.b.savedBytes), formatBytes(c.b.peakBytes),
+                  formatRuntime(c.b.estimatedRuntime, unit))
+              .arg(c.b.recomputedCount)
+              .arg(formatBytesDelta(c.b.savedBytes - c.a.savedBytes),
+                  formatBytesDelta(c.b.peakBytes - c.a.peakBytes),
+                  formatRuntimeDelta(c.b.estimatedRuntime - c.a.estimatedRuntime, unit))
+              .arg(QStringLiteral("%1%2")
+                       .arg(c.b.recomputedCount - c.a.recomputedCount >= 0 ? QStringLiteral("+") : QString())
+                       .arg(c.b.recomputedCount - c.a.recomputedCount))
+              .arg(c.onlyInA.size())
+              .arg(c.onlyInB.size())
+              .arg(c.inBoth.size());
+    if (c.onlyInA.empty() && c.onlyInB.empty())
+        text += tr("<br><b>Both plans save the same values.</b>");
+    return text;
 }
 
 void ComparePanel::applyToCanvas()
