@@ -130,9 +130,14 @@ private Q_SLOTS:
 
         TimelinePlot plot;
         plot.setProfile(std::shared_ptr<const JointGraph>(graph, &graph->graph), profile);
+        plot.setComparison(profile); // a seventh legend entry: the grid has an empty cell
         plot.show();
         for (const QSize size : {QSize(420, 200), QSize(900, 240), QSize(1400, 700)}) {
             plot.resize(size);
+            // The legend under the plot takes as many columns as fit in the width, and no more.
+            QTRY_VERIFY_WITH_TIMEOUT(plot.plot()->legend->outerRect().width() > 0, kTimeoutMs);
+            QVERIFY(plot.plot()->legend->outerRect().right() <= plot.plot()->width());
+            QCOMPARE(plot.plot()->legend->wrap() > 2, size.width() >= 900);
             QTRY_VERIFY2_WITH_TIMEOUT(labelsApart(plot),
                 qPrintable(QStringLiteral("%1x%2").arg(size.width()).arg(size.height())), kTimeoutMs);
         }

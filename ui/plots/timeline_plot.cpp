@@ -10,6 +10,7 @@
 #include <qcustomplot.h>
 
 #include <algorithm>
+#include <vector>
 
 namespace remat::ui {
 namespace {
@@ -24,6 +25,30 @@ constexpr double kLabelGapPixels = 2;
 /// About this many pixels between the y axis's ticks (QCustomPlot's default of five ticks crowds
 /// a short dock's axis with eight labels).
 constexpr int kPixelsPerTick = 36;
+/// The most columns of legend entries, in row order, that fit in `width` pixels: under the plot,
+/// a wide dock then gives the legend's rows of height to the plot.
+int legendColumnsThatFit(const QCPLegend& legend, int width)
+{
+    std::vector<int> widths;
+    for (int i = 0; i < legend.itemCount(); ++i) {
+        if (const QCPAbstractLegendItem* item = legend.item(i)) // the grid's empty cells count too
+            widths.push_back(item->minimumOuterSizeHint().width());
+    }
+    const QMargins margins = legend.margins();
+    for (int columns = static_cast<int>(widths.size()); columns > 1; --columns) {
+        std::vector<int> columnWidth(static_cast<std::size_t>(columns), 0);
+        for (std::size_t i = 0; i < widths.size(); ++i) {
+            int& w = columnWidth[i % static_cast<std::size_t>(columns)];
+            w = std::max(w, widths[i]);
+        }
+        int needed = margins.left() + margins.right() + legend.columnSpacing() * (columns - 1);
+        for (int w : columnWidth)
+            needed += w;
+        if (needed <= width)
+            return columns;
+    }
+    return 1;
+}
 
 constexpr MemoryCategory kStackOrder[]
     = {MemoryCategory::Inputs, MemoryCategory::Saved, MemoryCategory::Recomputed, MemoryCategory::Gradients,
@@ -94,7 +119,8 @@ TimelinePlot::TimelinePlot(QWidget* parent)
     m_plot->axisRect()->setRangeZoom(Qt::Horizontal);
     m_plot->axisRect()->setRangeDrag(Qt::Horizontal);
     m_plot->legend->setFont(QFont(font().family(), 8));
-    // The legend goes under the plot, in three columns: inside, it would hide the peak.
+    // The legend goes under the plot, in as many columns as fit (fitToSize): inside, it would hide
+    // the peak.
     auto* legendRow = new QCPLayoutGrid;
     m_plot->plotLayout()->addElement(m_plot->plotLayout()->rowCount(), 0, legendRow);
     legendRow->setMargins(QMargins(0, 0, 0, 0));
@@ -105,7 +131,7 @@ TimelinePlot::TimelinePlot(QWidget* parent)
     m_plot->plotLayout()->setRowStretchFactor(m_plot->plotLayout()->rowCount() - 1, 0.001);
     setMinimumSize(320, 200);
     connect(m_plot, &QCustomPlot::mouseMove, this, &TimelinePlot::onMouseMove);
-    connect(m_plot, &QCustomPlot::afterLayout, this, &TimelinePlot::fitToPlotHeight);
+    connect(m_plot, &QCustomPlot::afterLayout, this, &TimelinePlot::fitToSize);
     connect(m_plot, &QCustomPlot::mousePress, this,
         [this](QMouseEvent* event) { m_pressPosition = event->position().toPoint(); });
     connect(m_plot, &QCustomPlot::mouseRelease, this, [this](QMouseEvent* event) {
@@ -119,8 +145,14 @@ TimelinePlot::TimelinePlot(QWidget* parent)
     rebuild();
 }
 
-void TimelinePlot::fitToPlotHeight()
+void TimelinePlot::fitToSize()
 {
+    const int columns = legendColumnsThatFit(*m_plot->legend, m_plot->width());
+    if (m_plot->legend->wrap() != columns) {
+        m_plot->legend->setWrap(columns);
+        m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true); // re-wraps the entries
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+    }
     const double height = m_plot->axisRect()->height();
     if (height <= 0)
         return;

@@ -43,11 +43,11 @@ Q_SIGNALS:
 private:
     void rebuild();
     void onMouseMove(QMouseEvent* event);
-    /// Once laid out: spaces the y axis's ticks for the plot's height, and raises the y range's top
-    /// so that the peak's label fits under the "forward ◂ / ▸ backward" labels (in a short dock
-    /// the usual 15% headroom is less than the two lines of text, and the peak mostly comes right
-    /// after the boundary, where both hang).
-    void fitToPlotHeight();
+    /// Once laid out: wraps the legend for the plot's width, spaces the y axis's ticks for its
+    /// height, and raises the y range's top so that the peak's label fits under the "forward ◂ /
+    /// ▸ backward" labels (in a short dock the usual 15% headroom is less than the two lines of
+    /// text, and the peak mostly comes right after the boundary, where both hang).
+    void fitToSize();
 
     QCustomPlot* m_plot;
     QCPTextElement* m_title = nullptr;
