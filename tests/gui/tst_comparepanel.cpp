@@ -122,9 +122,32 @@ private Q_SLOTS:
         for (NodeId n : c.inBoth)
             QCOMPARE(state.planSide(n), CanvasState::InBoth);
 
-        // Hiding the dock gives the canvas its decision colours back.
+        // Another tab in front (the Inspector's) gives the canvas its decision colours back, as
+        // hiding the dock does; the Compare tab in front again brings the comparison back.
+        w.findChild<QDockWidget*>(QStringLiteral("InspectorDock"))->raise();
+        QTRY_VERIFY_WITH_TIMEOUT(!state.comparingPlans(), kTimeoutMs);
+        showDock(w);
+        QTRY_VERIFY_WITH_TIMEOUT(state.comparingPlans(), kTimeoutMs);
         w.findChild<QDockWidget*>(QStringLiteral("CompareDock"))->hide();
         QVERIFY(!state.comparingPlans());
+    }
+
+    /// The Compare tab behind the Inspector's is not on screen, though Qt calls its widget
+    /// visible: a comparison made then must not recolour the canvas (it did, unasked, on opening).
+    void aComparisonBehindAnotherTabLeavesTheCanvasAlone()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        w.openFile(test::oraclePath("transformer_encoder_block.json"));
+        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
+        ComparePanel* panel = w.comparePanel();
+        QVERIFY(!panel->isShown());
+        choose(panel->sideB(), PlanChoice::Kind::PyTorch);
+        panel->compareNow();
+        QTRY_VERIFY_WITH_TIMEOUT(panel->pair() && idle(w), kTimeoutMs);
+        QCOMPARE(panel->pair()->error, QString());
+        QVERIFY(!w.canvas()->scene()->state().comparingPlans());
     }
 
     void groupsCountTheirDifferences()

@@ -9,6 +9,7 @@
 #include "main_window_test_support.h"
 #include "window/main_window.h"
 
+#include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QTemporaryDir>
@@ -34,7 +35,8 @@ private Q_SLOTS:
         w.setInteractive(false);
         w.show();
         w.openFile(QStringLiteral(REMAT_TEST_DATA_DIR "/fx_partitioner/mlp_size_based.json"));
-        QTRY_VERIFY_WITH_TIMEOUT(!w.isBusy() && w.document()->graph() && w.canvas()->scene()->hasContent(), kTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !w.isBusy() && w.document()->graph() && w.canvas()->scene()->hasContent(), kTimeoutMs);
         DevicesDock* dock = w.devicesDock();
         dock->panel()->setSettings({{80000, 80000, 80000}, devices::PartitionMode::SizeBased, 10e9, false});
         dock->show();
@@ -57,11 +59,34 @@ private Q_SLOTS:
             kTimeoutMs);
         QCOMPARE(w.selection()->nodes().front(), graph.find("fc1"));
 
-        // Hidden, the canvas is back to decisions.
+        // Behind the Partition tab (Qt still calls it visible) or hidden, the canvas is back to
+        // decisions.
         dock->panel()->setSettings({{80000, 80000, 80000}, devices::PartitionMode::SizeBased, 10e9, false});
         QTRY_VERIFY_WITH_TIMEOUT(!dock->panel()->isBusy() && state.showingDevices(), kTimeoutMs);
+        w.findChild<QDockWidget*>(QStringLiteral("PartitionDock"))->raise();
+        QTRY_VERIFY_WITH_TIMEOUT(!state.showingDevices(), kTimeoutMs);
+        dock->raise();
+        QTRY_VERIFY_WITH_TIMEOUT(state.showingDevices(), kTimeoutMs);
         dock->hide();
         QVERIFY(!state.showingDevices());
+    }
+
+    /// Opening a graph with the Devices tab behind the Partition tab splits nothing: the file is
+    /// not read for the splitter and the canvas keeps the plan's colours.
+    void aTabBehindAnotherSplitsNothing()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        DevicesDock* dock = w.devicesDock();
+        dock->panel()->setSettings({{80000, 80000, 80000}, devices::PartitionMode::SizeBased, 10e9, false});
+        w.openFile(QStringLiteral(REMAT_TEST_DATA_DIR "/fx_partitioner/mlp_size_based.json"));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !w.isBusy() && w.document()->graph() && w.canvas()->scene()->hasContent(), kTimeoutMs);
+        QTest::qWait(200); // a split, had one started, would be under way
+        QVERIFY(!dock->isBusy() && !dock->panel()->isBusy());
+        QVERIFY(!dock->panel()->split().has_value());
+        QVERIFY(!w.canvas()->scene()->state().showingDevices());
     }
 
     void closingWhileTheSplitterReadsTouchesNothingFreed()

@@ -27,10 +27,12 @@ DevicesDock::DevicesDock(
         m_loadedForGraph = false;
         m_partitionOfNode.clear();
         m_panel->setInput(nullptr);
-        if (isVisible())
+        if (m_shown)
             loadInput();
     });
+    // Not isVisible(): Qt keeps a tab that is not current "visible", only moved off screen.
     connect(this, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        m_shown = visible;
         if (visible && !m_loadedForGraph)
             loadInput();
         applyColours();
@@ -88,7 +90,7 @@ void DevicesDock::loadInput()
 void DevicesDock::applyColours()
 {
     const LoadedGraphPtr graph = m_document->graph();
-    if (!graph || !isVisible() || m_partitionOfNode.size() != graph->size()) {
+    if (!graph || !m_shown || m_partitionOfNode.size() != graph->size()) {
         if (m_scene->state().showingDevices())
             m_scene->setDevicePartitions({});
         return;

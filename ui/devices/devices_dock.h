@@ -47,6 +47,7 @@ private:
     };
     QFutureWatcher<LoadedInput> m_loader;
     bool m_loadedForGraph = false;
+    bool m_shown = false; ///< on screen: the current tab of its dock area, or alone
     std::vector<int> m_partitionOfNode;
 };
 

@@ -77,7 +77,7 @@ ComparePanel::ComparePanel(GraphDocument* document, GraphScene* scene, NodeSelec
     });
     // The current plan changed: compare again (only while the dock is shown).
     connect(m_document, &GraphDocument::partitionChanged, this, [this] {
-        if (isVisible())
+        if (m_shown)
             m_debounce->start();
     });
     connect(m_table, &QTreeWidget::itemSelectionChanged, this, [this] {
@@ -176,7 +176,7 @@ QString ComparePanel::summaryText() const
 void ComparePanel::applyToCanvas()
 {
     const LoadedGraphPtr graph = m_document->graph();
-    if (!graph || !m_pair || !m_pair->error.isEmpty() || !m_onCanvas->isChecked() || !isVisible()) {
+    if (!graph || !m_pair || !m_pair->error.isEmpty() || !m_onCanvas->isChecked() || !m_shown) {
         if (m_scene->state().comparingPlans())
             m_scene->setPlanComparison({});
         return;
@@ -191,19 +191,15 @@ void ComparePanel::applyToCanvas()
     m_scene->setPlanComparison(std::move(sides));
 }
 
-void ComparePanel::showEvent(QShowEvent* event)
+void ComparePanel::setShown(bool shown)
 {
-    QWidget::showEvent(event);
-    if (!m_pair)
+    if (shown == m_shown)
+        return;
+    m_shown = shown;
+    if (shown && !m_pair)
         m_debounce->start();
     else
-        applyToCanvas();
-}
-
-void ComparePanel::hideEvent(QHideEvent* event)
-{
-    QWidget::hideEvent(event);
-    applyToCanvas(); // not visible: clears the canvas colours
+        applyToCanvas(); // shown: colours the canvas; hidden: clears its colours
 }
 
 } // namespace remat::ui

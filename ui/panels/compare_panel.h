@@ -36,11 +36,11 @@ public:
     PlanAnalyst* analyst() const { return m_analyst; }
     /// Compares A and B now (the dock also does so whenever a side or the current plan changes).
     void compareNow();
-
-protected:
-    // The canvas shows the comparison only while this dock is on screen.
-    void showEvent(QShowEvent* event) override;
-    void hideEvent(QHideEvent* event) override;
+    /// Whether the dock is on screen: the canvas shows the comparison only then. Its dock's
+    /// visibilityChanged says so; isVisible() does not, since Qt keeps the widget of a tab that
+    /// is not current "visible", only moved off screen (so it coloured the canvas unasked).
+    void setShown(bool shown);
+    bool isShown() const { return m_shown; }
 
 private:
     void onCompared(const PlanPairPtr& pair);
@@ -58,6 +58,7 @@ private:
     QTreeWidget* m_table;
     QTimer* m_debounce;
     PlanPairPtr m_pair;
+    bool m_shown = false;
 };
 
 } // namespace remat::ui

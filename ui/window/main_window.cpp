@@ -414,6 +414,7 @@ void MainWindow::createDocks()
     addDockWidget(Qt::RightDockWidgetArea, compareDock);
     tabifyDockWidget(inspectorDock, compareDock);
     inspectorDock->raise();
+    connect(compareDock, &QDockWidget::visibilityChanged, m_comparePanel, &ComparePanel::setShown);
 
     // Splitting across devices is a partition of its own kind: tabbed with the Partition dock.
     m_devicesDock = new DevicesDock(m_document, m_canvas->scene(), m_selection, this);
