@@ -870,18 +870,23 @@ def export_joint_graph(model_or_fn, example_inputs, path, name=None, description
     return doc
 
 
-def build_from_recipe(recipe, base_dir="."):
+def build_from_recipe(recipe, base_dir=".", search_dirs=()):
     """(model_or_fn, example_inputs) rebuilt from a source.recipe of an exported file.
 
     recipe: {"factory": "FILE.py:FUNC" (relative to base_dir, the graph file's folder) or
-    "pkg.mod:FUNC", "kwargs": {...}, "seed": int, and optionally "input": [SHAPE specs],
-    "inputs": "MODULE:FUNC", "input_requires_grad": bool}; FUNC(**kwargs) returns a model or
-    function, or a (model_or_fn, example_inputs) pair, as for the command line.
+    "pkg.mod:FUNC", "kwargs": {...}, "seed": int, and optionally "factory_file" (where FILE.py
+    was when the graph was exported), "input": [SHAPE specs], "inputs": "MODULE:FUNC",
+    "input_requires_grad": bool}; FUNC(**kwargs) returns a model or function, or a
+    (model_or_fn, example_inputs) pair, as for the command line.
+
+    A graph copied without its model file still rebuilds: FILE.py is looked for beside the graph,
+    then where it was at export time, then by name in each of search_dirs (the tools folder holds
+    make_samples.py, the bundled samples' factory).
     """
     factory = recipe["factory"]
     module, _, attr = factory.partition(":")
     if module.endswith(".py") and not os.path.isabs(module):
-        factory = os.path.join(base_dir, module) + ":" + attr
+        factory = _find_factory_file(module, recipe.get("factory_file"), base_dir, search_dirs) + ":" + attr
     torch.manual_seed(int(recipe.get("seed", 0)))
     made = _load_attr(factory)(**recipe.get("kwargs", {}))
     inputs = None
@@ -896,6 +901,20 @@ def build_from_recipe(recipe, base_dir="."):
     if isinstance(made, torch.nn.Module):
         made.train()
     return made, tuple(inputs)
+
+
+def _find_factory_file(module, exported_at, base_dir, search_dirs):
+    """The first of: MODULE beside the graph, where it was at export time, or a file of its name
+    in one of search_dirs; FileNotFoundError naming every place tried."""
+    candidates = [os.path.join(base_dir, module)]
+    if exported_at:
+        candidates.append(exported_at)
+    candidates += [os.path.join(folder, os.path.basename(module)) for folder in search_dirs]
+    for candidate in candidates:
+        if os.path.isfile(candidate):
+            return candidate
+    raise FileNotFoundError(f"the recipe's model file {module} is in none of: " + ", ".join(candidates)
+                            + " (copy it beside the graph file)")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -965,9 +984,13 @@ def main(argv=None):
         raise SystemExit("no example inputs: give --input, --inputs, or return (model, inputs) from FACTORY")
     name = args.name or args.model.rpartition(":")[2]
     module, _, attr = args.model.partition(":")
+    exported_at = None
     if module.endswith(".py"):  # relative to the graph file, so the two can move together
-        module = os.path.relpath(os.path.abspath(module), os.path.dirname(os.path.abspath(args.output)))
+        exported_at = os.path.abspath(module)
+        module = os.path.relpath(exported_at, os.path.dirname(os.path.abspath(args.output)))
     recipe = {"factory": f"{module}:{attr}", "kwargs": json.loads(args.kwargs), "seed": args.seed}
+    if exported_at:  # and where it was, for a graph copied elsewhere alone
+        recipe["factory_file"] = exported_at
     if args.inputs:
         recipe["inputs"] = args.inputs
     if args.input:

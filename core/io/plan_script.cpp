@@ -56,7 +56,8 @@ std::string planRunnerScript(const JointGraph& graph, const PartitionResult& res
     if (!graph.source().recipeJson.empty()) {
         py << "from export_joint_graph import build_from_recipe  # noqa: E402\n\n"
            << "# The model and inputs exactly as they were exported (the file's source.recipe).\n"
-           << "model, inputs = build_from_recipe(RECIPE, GRAPH_DIR)\n";
+           << "# The model file is looked for beside the graph, where it was exported, then among the tools.\n"
+           << "model, inputs = build_from_recipe(RECIPE, GRAPH_DIR, [TOOLS])\n";
     } else {
         py << "\n# This graph records no recipe: build the model and example inputs here exactly as when\n"
            << "# it was exported (same shapes and dtypes), then remove the SystemExit line.\n"

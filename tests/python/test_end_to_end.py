@@ -9,6 +9,7 @@ and the compiled forward must hand exactly the plan's values to ctx.save_for_bac
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -130,6 +131,32 @@ class RunnerScript(unittest.TestCase):
             step = subprocess.run([sys.executable, script], capture_output=True, text=True, timeout=300)
             self.assertEqual(step.returncode, 0, step.stderr)
             self.assertIn("one training step with " + plan, step.stdout)
+            self.assertEqual(recipe["factory_file"], os.path.join(tmp, "models.py"))
+
+            # The graph copied alone to another folder: the model file is found where it was
+            # exported (it was looked for beside the graph only, and the script failed).
+            moved = os.path.join(tmp, "elsewhere", "deeper", "model.json")  # ../models.py is not there
+            os.makedirs(os.path.dirname(moved))
+            shutil.copy(graph, moved)
+            self.assert_script_runs(moved, tools, tmp)
+
+    def test_a_sample_copied_alone(self):
+        """A bundled sample copied anywhere: its factory, make_samples.py, is among the tools."""
+        tools = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "samples")
+        with tempfile.TemporaryDirectory() as tmp:
+            graph = os.path.join(tmp, "mlp.json")
+            shutil.copy(os.path.join(tools, "mlp.json"), graph)
+            self.assertFalse(os.path.exists(os.path.join(tmp, "make_samples.py")))
+            self.assert_script_runs(graph, tools, tmp)
+
+    def assert_script_runs(self, graph, tools, tmp):
+        plan, script = os.path.join(tmp, "moved.plan.json"), os.path.join(tmp, "run_moved.py")
+        run = subprocess.run([cli(), "partition", graph, "-o", plan, "--script", script, "--tools", tools],
+                             capture_output=True, text=True, timeout=300)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        step = subprocess.run([sys.executable, script], capture_output=True, text=True, timeout=300)
+        self.assertEqual(step.returncode, 0, step.stderr)
+        self.assertIn("one training step with " + plan, step.stdout)
 
 
 if __name__ == "__main__":
