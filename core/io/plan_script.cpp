@@ -32,8 +32,8 @@ std::string absolute(const std::string& path)
 
 } // namespace
 
-std::string planRunnerScript(const JointGraph& graph, const PartitionResult& result, const std::string& planPath,
-                             const std::string& toolsDir)
+std::string planRunnerScript(const JointGraph& graph, const PartitionResult& result,
+    const std::string& planPath, const std::string& toolsDir, const std::string& planLabel)
 {
     const std::string graphPath = absolute(graph.filePath());
     const std::string graphDir = std::filesystem::path(graphPath).parent_path().string();
@@ -43,8 +43,12 @@ std::string planRunnerScript(const JointGraph& graph, const PartitionResult& res
        << "#   graph: " << graphPath << "\n"
        << "#   plan:  " << absolute(planPath) << " (" << result.savedValues.size() << " saved values, "
        << result.savedBytes << " bytes; " << result.recomputed.size() << " recomputed in the backward; "
-       << partitionerName(result.options.partitioner) << ", " << ruleSetName(result.options.rules) << " rules)\n"
-       << "# Run it with a Python that has torch (Debian: /usr/bin/python3 " << "this_script.py).\n"
+       << (planLabel.empty() ? std::string(partitionerName(result.options.partitioner)) + ", "
+                      + std::string(ruleSetName(result.options.rules)) + " rules"
+                             : planLabel)
+       << ")\n"
+       << "# Run it with a Python that has torch (Debian: /usr/bin/python3 "
+       << "this_script.py).\n"
        << "import json\nimport sys\n\nimport torch\n\n"
        << "TOOLS = " << pythonString(absolute(toolsDir)) << "  # apply_plan.py, export_joint_graph.py\n"
        << "GRAPH_DIR = " << pythonString(graphDir) << "\n"
@@ -56,7 +60,8 @@ std::string planRunnerScript(const JointGraph& graph, const PartitionResult& res
     if (!graph.source().recipeJson.empty()) {
         py << "from export_joint_graph import build_from_recipe  # noqa: E402\n\n"
            << "# The model and inputs exactly as they were exported (the file's source.recipe).\n"
-           << "# The model file is looked for beside the graph, where it was exported, then among the tools.\n"
+           << "# The model file is looked for beside the graph, where it was exported, then among the "
+              "tools.\n"
            << "model, inputs = build_from_recipe(RECIPE, GRAPH_DIR, [TOOLS])\n";
     } else {
         py << "\n# This graph records no recipe: build the model and example inputs here exactly as when\n"

@@ -12,7 +12,9 @@ namespace remat {
 /// samples/apply_plan.py's compile_with_plan. When the file records how it was exported
 /// (source.recipe) the script rebuilds the model and inputs by itself and is ready to run;
 /// otherwise it says where to build them. `toolsDir` holds apply_plan.py and export_joint_graph.py.
-std::string planRunnerScript(const JointGraph& graph, const PartitionResult& result, const std::string& planPath,
-                             const std::string& toolsDir);
+/// `planLabel` names the plan in the header ("memory budget 0.3 (...)"); empty: the result's
+/// partitioner and rules, which for a budget plan would wrongly say "min-cut".
+std::string planRunnerScript(const JointGraph& graph, const PartitionResult& result,
+    const std::string& planPath, const std::string& toolsDir, const std::string& planLabel = {});
 
 } // namespace remat

@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: MIT
 // File > Export: the plan as the core writes it (with the budget keys), the plan with a Python
 // script that really runs, the canvas as PNG and SVG, and the same exports from the headless mode.
-#include "window/export_actions.h"
-#include "window/headless_session.h"
-#include "window/main_window.h"
-#include "window/script_dialog.h"
 #include "budget/budget_io.h"
 #include "budget/budget_session.h"
 #include "canvas/canvas_export.h"
@@ -14,10 +10,14 @@
 #include "document/plan_export.h"
 #include "gui_test_support.h"
 #include "install/data_dir.h"
-#include "main_window_test_support.h"
 #include "io/plan_json.h"
+#include "main_window_test_support.h"
 #include "model/budget_outcome.h"
 #include "partition/partitioner.h"
+#include "window/export_actions.h"
+#include "window/headless_session.h"
+#include "window/main_window.h"
+#include "window/script_dialog.h"
 
 #include <QAction>
 #include <QGraphicsRectItem>
@@ -164,7 +164,10 @@ private Q_SLOTS:
         const QByteArray text = readFile(script);
         QVERIFY(text.contains(plan.toUtf8()));
         QVERIFY(text.contains("compile_with_plan"));
-        QVERIFY(text.contains("build_from_recipe(RECIPE, GRAPH_DIR)"));
+        QVERIFY(text.contains("build_from_recipe(RECIPE, GRAPH_DIR, [TOOLS])"));
+        // The header names the budget plan as such (it said "min-cut, torch-2.14 rules").
+        QVERIFY2(text.contains("; memory budget 0.5 (torch-2.14 rules, dp knapsack, flops estimator))"),
+            text.left(400).constData());
         QVERIFY(text.contains(QStringLiteral("GRAPH_DIR = \"" REMAT_SOURCE_DIR "/samples\"").toUtf8()));
         QVERIFY(readFile(plan).contains("\"budget\": 0.5"));
 
@@ -264,6 +267,36 @@ private Q_SLOTS:
         QVERIFY(readFile(options.exportPlan).contains("\"budget\": 0.3"));
         QVERIFY(readFile(options.exportScript).contains(options.exportPlan.toUtf8()));
         QVERIFY(readFile(options.exportImage).contains("<svg"));
+    }
+
+    /// --export-script alone puts the plan beside the script: an existing file there is the
+    /// user's and is not replaced (it was, silently); naming it with --export-plan replaces it.
+    void headlessScriptKeepsAPlanFileItWasNotGiven()
+    {
+        QTemporaryDir dir;
+        const QString plan = dir.filePath(QStringLiteral("mlp.plan.json"));
+        QFile existing(plan);
+        QVERIFY(existing.open(QIODevice::WriteOnly));
+        existing.write("{\"mine\": true}");
+        existing.close();
+        GuiOptions options;
+        options.graph = test::samplePath("mlp.json");
+        options.exportScript = dir.filePath(QStringLiteral("run_mlp.py"));
+        QCOMPARE(planPathForScript(options.exportScript), plan);
+        for (const bool named : {false, true}) {
+            if (named)
+                options.exportPlan = plan;
+            MainWindow w;
+            w.setInteractive(false);
+            w.show();
+            HeadlessSession session(&w, options);
+            QSignalSpy finished(&session, &HeadlessSession::finished);
+            session.start();
+            QVERIFY(finished.wait(kTimeoutMs));
+            QCOMPARE(finished.first().first().toInt(), named ? 0 : 1);
+            QCOMPARE(readFile(plan).contains("\"mine\""), !named);
+            QCOMPARE(QFile::exists(options.exportScript), named);
+        }
     }
 };
 

@@ -2,6 +2,8 @@
 #include "document/plan_export.h"
 
 #include "budget/budget_io.h"
+#include "budget/knapsack.h"
+#include "budget/runtime_estimator.h"
 #include "graph/error.h"
 #include "install/data_dir.h"
 #include "io/file_text.h"
@@ -32,6 +34,19 @@ QString shellQuoted(const QString& text)
 }
 
 } // namespace
+
+std::string planLabel(const PartitionOutcome& outcome)
+{
+    if (!outcome.budget)
+        return {}; // the result's own partitioner and rules say it
+    const BudgetOutcome& b = *outcome.budget;
+    std::string label = "memory budget " + pythonFloat(b.plan->budget) + " (torch-2.14 rules, "
+        + std::string(solverName(b.settings.solver)) + " knapsack, "
+        + std::string(estimatorName(b.settings.estimator)) + " estimator";
+    if (!b.device.empty())
+        label += " on " + b.device;
+    return label + ")";
+}
 
 std::string planFileText(const LoadedGraph& graph, const PartitionOutcome& outcome)
 {
@@ -64,7 +79,7 @@ void writePlanAndScript(const QString& planPath, const QString& scriptPath, cons
     const std::string plan = planFileText(graph, outcome);
     const std::string script
         = planRunnerScript(graph.graph, *outcome.result, QFileInfo(planPath).absoluteFilePath().toStdString(),
-            QFileInfo(toolsDir).absoluteFilePath().toStdString());
+            QFileInfo(toolsDir).absoluteFilePath().toStdString(), planLabel(outcome));
     writeFileAtomically(planPath.toStdString(), plan);
     writeFileAtomically(scriptPath.toStdString(), script);
 }

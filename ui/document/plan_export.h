@@ -9,6 +9,10 @@
 
 namespace remat::ui {
 
+/// What a script's header calls the plan: "memory budget 0.3 (torch-2.14 rules, dp knapsack,
+/// flops estimator)" for a budget plan; empty for the others (their result names them).
+std::string planLabel(const PartitionOutcome& outcome);
+
 /// The plan file's text: core's planToJson, plus for a memory-budget plan the keys the command
 /// line's `budget -o` adds ("budget", "memory_ratio", "activation_bytes", "estimated_runtime",
 /// "peak_bytes", ...). Throws remat::Error when the outcome has no result.

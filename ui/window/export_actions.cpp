@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "window/export_actions.h"
 
-#include "window/script_dialog.h"
 #include "budget/region_budget.h"
 #include "canvas/canvas_export.h"
 #include "canvas/graph_scene.h"
@@ -9,6 +8,7 @@
 #include "document/plan_export.h"
 #include "graph/error.h"
 #include "model/budget_outcome.h"
+#include "window/script_dialog.h"
 
 #include <QAction>
 #include <QDir>
@@ -159,6 +159,13 @@ void ExportActions::chooseScriptFile()
     if (script.isEmpty())
         return;
     const QString plan = planPathForScript(script);
+    // The save dialog asked about the script; the plan beside it is a second file to ask about.
+    if (QFileInfo::exists(plan)
+        && QMessageBox::question(m_window, title,
+               tr("%1 already exists beside the script. Replace it with this plan?")
+                   .arg(QDir::toNativeSeparators(plan)))
+            != QMessageBox::Yes)
+        return;
     if (const QString error = exportPlanAndScript(plan, script, tools); !error.isEmpty()) {
         showFailure(title, error);
         return;
@@ -179,7 +186,9 @@ void ExportActions::chooseImageFile()
     if (path.isEmpty())
         return;
     if (QFileInfo(path).suffix().isEmpty())
-        path += filter == svgFilter ? QStringLiteral(".svg") : filter == pdfFilter ? QStringLiteral(".pdf") : QStringLiteral(".png");
+        path += filter == svgFilter ? QStringLiteral(".svg")
+            : filter == pdfFilter   ? QStringLiteral(".pdf")
+                                    : QStringLiteral(".png");
     if (const QString error = exportImage(path); !error.isEmpty())
         showFailure(title, error);
 }

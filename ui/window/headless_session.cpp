@@ -270,8 +270,16 @@ void HeadlessSession::queueExportSteps()
                 return;
             }
             QString plan = m_options.exportPlan;
-            if (plan.isEmpty())
+            if (plan.isEmpty()) {
                 plan = planPathForScript(m_options.exportScript);
+                // A plan file the user did not name is never replaced behind their back.
+                if (QFileInfo::exists(plan)) {
+                    fail(QStringLiteral("--export-script: %1 exists; name the plan file with --export-plan "
+                                        "(the same path replaces it)")
+                             .arg(plan));
+                    return;
+                }
+            }
             if (const QString error = exports->exportPlanAndScript(plan, m_options.exportScript, tools); !error.isEmpty()) {
                 fail(error);
                 return;
