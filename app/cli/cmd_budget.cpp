@@ -88,7 +88,12 @@ int budgetCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
     const auto unit = session.planner().estimator().unit();
-    const auto json = [&] { return planToJson(graph, plan.result, budgetPlanExtras(graph, plan, unit)); };
+    const auto json = [&] {
+        PlanExtras extras = budgetPlanExtras(graph, plan, unit);
+        addBudgetSettings(extras, budgetOptions.solver, budgetOptions.estimator,
+            budgetOptions.device ? budgetOptions.device->name : std::string());
+        return planToJson(graph, plan.result, extras);
+    };
     if (const auto path = args.value("-o"))
         writeFileAtomically(*path, json());
     if (args.flag("--json"))

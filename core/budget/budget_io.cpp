@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "budget/budget_io.h"
 
+#include "budget/knapsack.h"
 #include "budget/region_budget.h"
+#include "budget/runtime_estimator.h"
 #include "io/json_number.h"
 
 #include <rapidjson/prettywriter.h>
@@ -45,6 +47,15 @@ PlanExtras budgetPlanExtras(const JointGraph& graph, const BudgetedPlan& plan, s
             extras["peak_node"] = graph.node(plan.memory->peakNode).name;
     }
     return extras;
+}
+
+void addBudgetSettings(
+    PlanExtras& extras, KnapsackSolver solver, RuntimeEstimatorKind estimator, const std::string& device)
+{
+    extras["solver"] = std::string(solverName(solver));
+    extras["estimator"] = std::string(estimatorName(estimator));
+    if (!device.empty())
+        extras["device"] = device;
 }
 
 std::string paretoToJson(const JointGraph& graph, const ParetoResult& result)

@@ -14,6 +14,10 @@ namespace remat {
 /// "memory_ratio" is null when undefined (the runtime-optimal cut saves only inputs); no number
 /// we write is ever NaN or infinite: such a value is null in JSON and empty in CSV.
 PlanExtras budgetPlanExtras(const JointGraph& graph, const BudgetedPlan& plan, std::string_view runtimeUnit);
+/// The settings a budget plan was made with, as plan keys: "solver", "estimator" and, for the
+/// roofline estimator, "device".
+void addBudgetSettings(
+    PlanExtras& extras, KnapsackSolver solver, RuntimeEstimatorKind estimator, const std::string& device);
 
 /// {"runtime_unit", "budgets_evaluated", "distinct_plans", "cancelled", "seconds",
 ///  "points": [{"budget", "budget_max", "activation_bytes", "saved_bytes", "memory_ratio",

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "io/plan_json.h"
 
+#include "graph/checkpoint_policy.h"
 #include "graph/error.h"
 #include "io/file_text.h"
 #include "io/json_number.h"
@@ -23,6 +24,39 @@ void writeNames(Writer& w, const JointGraph& graph, const std::vector<NodeId>& n
         w.String(name.data(), static_cast<rapidjson::SizeType>(name.size()));
     }
     w.EndArray();
+}
+
+template <typename Writer> void writeText(Writer& w, std::string_view text)
+{
+    w.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
+}
+
+/// "made_with": the partitioner, rules, op list, offloading and the user's tags the plan came
+/// from, so that the file says how to make it again (a budget plan's settings are top-level keys).
+template <typename Writer>
+void writeMadeWith(Writer& w, const JointGraph& graph, const PartitionOptions& options, bool budget)
+{
+    w.Key("made_with");
+    w.StartObject();
+    w.Key("partitioner");
+    writeText(w, budget ? std::string_view("memory-budget") : partitionerName(options.partitioner));
+    w.Key("rules");
+    writeText(w, ruleSetName(options.rules));
+    w.Key("compiler");
+    writeText(w, compilerName(options.compiler));
+    w.Key("activation_offloading");
+    w.Bool(options.config.activationOffloading);
+    w.Key("tags");
+    w.StartObject();
+    for (const auto& [node, policy] : options.tags) {
+        if (node < 0 || static_cast<std::size_t>(node) >= graph.size())
+            continue; // partitionGraph refuses such a tag: no plan carries one
+        const auto& name = graph.node(node).name;
+        w.Key(name.data(), static_cast<rapidjson::SizeType>(name.size()));
+        writeText(w, checkpointPolicyName(policy));
+    }
+    w.EndObject();
+    w.EndObject();
 }
 
 template <typename Writer>
@@ -68,6 +102,7 @@ void writePlan(Writer& w, const JointGraph& graph, const PartitionResult& r, con
         w.Int64(*r.cutValue);
     else
         w.Null();
+    writeMadeWith(w, graph, r.options, extras.count("budget") != 0);
     for (const auto& [key, value] : extras) {
         w.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
         if (std::holds_alternative<std::monostate>(value))

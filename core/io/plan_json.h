@@ -15,7 +15,9 @@ namespace remat {
 using PlanExtras = std::map<std::string, std::variant<std::monostate, double, std::int64_t, std::string>>;
 
 /// A partition plan as JSON: {"saved_values", "saved_sym_nodes", "fw_nodes", "bw_nodes",
-/// "recomputed", "banned": {name: reason}, "saved_bytes", "cut_value"} plus `extras`.
+/// "recomputed", "banned": {name: reason}, "saved_bytes", "cut_value", "made_with":
+/// {"partitioner", "rules", "compiler", "activation_offloading", "tags": {name: policy}}} plus
+/// `extras` (a plan with a "budget" extra was made by the memory-budget partitioner).
 /// Scripts (samples/apply_plan.py) depend on these keys.
 std::string planToJson(const JointGraph& graph, const PartitionResult& result, const PlanExtras& extras = {},
     bool pretty = true);

@@ -122,12 +122,14 @@ private Q_SLOTS:
         const JointGraph& graph = w.document()->graph()->graph;
         const BudgetSession session(graph, PartitionOptions {}, BudgetOptions {});
         const BudgetedPlan plan = session.plan(0.3, MemorySimulationOptions {false, false});
-        const std::string expected = planToJson(
-            graph, plan.result, budgetPlanExtras(graph, plan, session.planner().estimator().unit()));
+        PlanExtras extras = budgetPlanExtras(graph, plan, session.planner().estimator().unit());
+        addBudgetSettings(extras, KnapsackSolver::Dp, RuntimeEstimatorKind::Flops, {});
+        const std::string expected = planToJson(graph, plan.result, extras);
         const QByteArray written = readFile(path);
         QCOMPARE(written.toStdString(), expected);
         for (const char* key : {"\"budget\": 0.3", "\"memory_ratio\"", "\"activation_bytes\"",
-                 "\"estimated_runtime\"", "\"peak_bytes\""})
+                 "\"estimated_runtime\"", "\"peak_bytes\"", "\"partitioner\": \"memory-budget\"",
+                 "\"solver\": \"dp\"", "\"estimator\": \"flops\""})
             QVERIFY2(written.contains(key), key);
         // Read back by the core, budget included.
         QVERIFY(readPlanFile(path.toStdString()).budget == std::optional<double>(0.3));

@@ -47,7 +47,11 @@ remat_cli_test(budget_profile_estimator CODE 2 ARGS budget ${REMAT_ORACLE}/torch
 remat_cli_test(budget_torch113_refused CODE 2 ARGS budget ${REMAT_ORACLE}/mlp3_relu.json --budget 0.5 --rules torch-1.13
   STDERR "--rules torch-1.13 has no memory budget")
 remat_cli_test(partition_json_keys CODE 0 ARGS partition ${REMAT_ORACLE}/mlp3_relu.json --json
-  STDOUT "^{\n \"saved_values\": \\[\"primals_7\", \"relu\", \"relu_1\", \"t_3\", \"t_7\"\\],\n \"saved_sym_nodes\": \\[\\],\n \"fw_nodes\": .*\"bw_nodes\": .*\"recomputed\": .*\"banned\": {.*\"saved_bytes\": 733184,\n \"cut_value\": 806500\n}")
+  STDOUT "^{\n \"saved_values\": \\[\"primals_7\", \"relu\", \"relu_1\", \"t_3\", \"t_7\"\\],\n \"saved_sym_nodes\": \\[\\],\n \"fw_nodes\": .*\"bw_nodes\": .*\"recomputed\": .*\"banned\": {.*\"saved_bytes\": 733184,\n \"cut_value\": 806500,\n \"made_with\": {\n  \"partitioner\": \"min-cut\",\n  \"rules\": \"torch-1.13\",\n  \"compiler\": \"nvfuser\",\n  \"activation_offloading\": false,\n  \"tags\": {}\n }\n}")
+remat_cli_test(partition_json_records_tags CODE 0 ARGS partition ${REMAT_ORACLE}/mlp3_relu.json --json --tag relu=MUST_RECOMPUTE
+  STDOUT "\"made_with\": {.*\"tags\": {\n   \"relu\": \"MUST_RECOMPUTE\"\n  }")
+remat_cli_test(budget_json_records_settings CODE 0 ARGS budget ${REMAT_ORACLE}/mlp3_relu.json --budget 0.5 --json --solver greedy
+  STDOUT "\"partitioner\": \"memory-budget\",\n  \"rules\": \"torch-2.14\".*\"estimator\": \"flops\",.*\"solver\": \"greedy\"\n}")
 remat_cli_test(partition_plan_file CODE 0 ARGS partition ${REMAT_ORACLE}/mlp3_relu.json -o ${CMAKE_CURRENT_BINARY_DIR}/mlp3_plan.json
   FILE ${CMAKE_CURRENT_BINARY_DIR}/mlp3_plan.json FILE_CONTENT "\"saved_values\": \\[\"primals_7\"")
 remat_cli_test(version CODE 0 ARGS --version STDOUT "^remat-explorer [0-9]+\\.[0-9]+\\.[0-9]+\n$")

@@ -54,8 +54,11 @@ std::string planFileText(const LoadedGraph& graph, const PartitionOutcome& outco
         throw Error(graph.displayName.toStdString() + ": there is no partition to export"
             + (outcome.error.isEmpty() ? std::string() : " (" + outcome.error.toStdString() + ")"));
     PlanExtras extras;
-    if (outcome.budget)
-        extras = budgetPlanExtras(graph.graph, *outcome.budget->plan, outcome.budget->runtimeUnit);
+    if (outcome.budget) {
+        const BudgetOutcome& b = *outcome.budget;
+        extras = budgetPlanExtras(graph.graph, *b.plan, b.runtimeUnit);
+        addBudgetSettings(extras, b.settings.solver, b.settings.estimator, b.device);
+    }
     return planToJson(graph.graph, *outcome.result, extras);
 }
 
