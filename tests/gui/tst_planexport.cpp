@@ -136,6 +136,25 @@ private Q_SLOTS:
         QCOMPARE(w.exportActions()->suggestedBaseName(), QStringLiteral("transformer_block_budget_0.3"));
     }
 
+    /// A tag starts a re-partition off the GUI thread; an export made at once waits for it, so the
+    /// plan has the tag (it was written from the plan before the tag).
+    void exportRightAfterATagHasTheTag()
+    {
+        MainWindow w;
+        openAndPartition(w, test::samplePath("mlp.json"));
+        const NodeId relu = w.document()->graph()->graph.find("relu");
+        QVERIFY(w.document()->outcome()->result->isSaved(relu));
+        QCOMPARE(w.document()->tagNodes({relu}, CheckpointPolicy::MustRecompute), 1);
+        QVERIFY(w.document()->isPartitioning());
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("tagged.plan.json"));
+        QCOMPARE(w.exportActions()->exportPlan(path), QString());
+        const PlanFile plan = readPlanFile(path.toStdString());
+        QVERIFY(
+            std::find(plan.savedValues.begin(), plan.savedValues.end(), "relu") == plan.savedValues.end());
+        QVERIFY(readFile(path).contains("\"relu\": \"MUST_RECOMPUTE\""));
+    }
+
     void failuresCarryTheCoresMessage()
     {
         MainWindow w;

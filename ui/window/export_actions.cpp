@@ -12,12 +12,21 @@
 
 #include <QAction>
 #include <QDir>
+#include <QElapsedTimer>
+#include <QEventLoop>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMenu>
 #include <QMessageBox>
+#include <QTimer>
 
 namespace remat::ui {
+namespace {
+
+/// How long an export waits for a re-partition under way before it gives up.
+constexpr qint64 kLongestPartitionWaitMs = 60'000;
+
+} // namespace
 
 ExportActions::ExportActions(GraphDocument* document, GraphScene* scene, QWidget* window)
     : QObject(window)
@@ -58,8 +67,24 @@ void ExportActions::updateEnabled()
 
 // ---------------------------------------------------------------- writing
 
+bool ExportActions::waitForPartition()
+{
+    QElapsedTimer waited;
+    waited.start();
+    while (m_document->isPartitioning() && waited.elapsed() < kLongestPartitionWaitMs) {
+        QEventLoop loop;
+        connect(m_document, &GraphDocument::partitionChanged, &loop, &QEventLoop::quit);
+        connect(m_document, &GraphDocument::graphChanged, &loop, &QEventLoop::quit);
+        QTimer::singleShot(kLongestPartitionWaitMs - waited.elapsed(), &loop, &QEventLoop::quit);
+        loop.exec();
+    }
+    return !m_document->isPartitioning();
+}
+
 QString ExportActions::exportPlan(const QString& path)
 {
+    if (!waitForPartition())
+        return tr("The re-partition is still running: export again once it ends.");
     const LoadedGraphPtr graph = m_document->graph();
     const PartitionOutcomePtr outcome = m_document->outcome();
     if (!graph || !outcome)
@@ -76,6 +101,8 @@ QString ExportActions::exportPlan(const QString& path)
 QString ExportActions::exportPlanAndScript(
     const QString& planPath, const QString& scriptPath, const QString& toolsDir)
 {
+    if (!waitForPartition())
+        return tr("The re-partition is still running: export again once it ends.");
     const LoadedGraphPtr graph = m_document->graph();
     const PartitionOutcomePtr outcome = m_document->outcome();
     if (!graph || !outcome)

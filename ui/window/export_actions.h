@@ -46,6 +46,9 @@ private:
     void chooseImageFile();
     QString suggestedFolder() const;
     void showFailure(const QString& title, const QString& message);
+    /// Lets a re-partition under way deliver first (events keep flowing): a plan exported before
+    /// it would miss the tag or setting that started it. False if it did not end in time.
+    bool waitForPartition();
 
     GraphDocument* m_document;
     GraphScene* m_scene;
