@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "cli/plan_request_from_args.h"
 
+#include "budget/budget_io.h"
+
 #include "budget/knapsack.h"
 #include "budget/region_budget.h"
 #include "budget/runtime_estimator.h"
@@ -46,12 +48,9 @@ std::string describeRequest(const PlanRequest& request)
 {
     const PartitionOptions& o = request.options;
     if (request.budget) {
-        std::string text = "memory budget " + pythonFloat(*request.budget) + " (torch-2.14 rules, "
-            + std::string(solverName(request.budgetOptions.solver)) + " knapsack, "
-            + std::string(estimatorName(request.budgetOptions.estimator)) + " estimator";
-        if (request.budgetOptions.device)
-            text += " on " + request.budgetOptions.device->name;
-        return text + ")";
+        const BudgetOptions& b = request.budgetOptions;
+        return budgetPlanLabel(
+            *request.budget, b.solver, b.estimator, b.device ? b.device->name : std::string());
     }
     std::string text
         = std::string(partitionerName(o.partitioner)) + ", " + std::string(ruleSetName(o.rules)) + " rules";

@@ -49,6 +49,17 @@ PlanExtras budgetPlanExtras(const JointGraph& graph, const BudgetedPlan& plan, s
     return extras;
 }
 
+std::string budgetPlanLabel(
+    double budget, KnapsackSolver solver, RuntimeEstimatorKind estimator, const std::string& device)
+{
+    std::string label = "memory budget " + pythonFloat(budget) + " (torch-2.14 rules, "
+        + std::string(solverName(solver)) + " knapsack, " + std::string(estimatorName(estimator))
+        + " estimator";
+    if (!device.empty())
+        label += " on " + device;
+    return label + ")";
+}
+
 void addBudgetSettings(
     PlanExtras& extras, KnapsackSolver solver, RuntimeEstimatorKind estimator, const std::string& device)
 {

@@ -14,6 +14,11 @@ namespace remat {
 /// "memory_ratio" is null when undefined (the runtime-optimal cut saves only inputs); no number
 /// we write is ever NaN or infinite: such a value is null in JSON and empty in CSV.
 PlanExtras budgetPlanExtras(const JointGraph& graph, const BudgetedPlan& plan, std::string_view runtimeUnit);
+/// A budget plan's name for people: "memory budget 0.3 (torch-2.14 rules, dp knapsack, flops
+/// estimator)", with " on DEVICE" for the roofline estimator's device.
+std::string budgetPlanLabel(
+    double budget, KnapsackSolver solver, RuntimeEstimatorKind estimator, const std::string& device);
+
 /// The settings a budget plan was made with, as plan keys: "solver", "estimator" and, for the
 /// roofline estimator, "device".
 void addBudgetSettings(

@@ -2,8 +2,6 @@
 #include "document/plan_export.h"
 
 #include "budget/budget_io.h"
-#include "budget/knapsack.h"
-#include "budget/runtime_estimator.h"
 #include "graph/error.h"
 #include "install/data_dir.h"
 #include "io/file_text.h"
@@ -40,12 +38,7 @@ std::string planLabel(const PartitionOutcome& outcome)
     if (!outcome.budget)
         return {}; // the result's own partitioner and rules say it
     const BudgetOutcome& b = *outcome.budget;
-    std::string label = "memory budget " + pythonFloat(b.plan->budget) + " (torch-2.14 rules, "
-        + std::string(solverName(b.settings.solver)) + " knapsack, "
-        + std::string(estimatorName(b.settings.estimator)) + " estimator";
-    if (!b.device.empty())
-        label += " on " + b.device;
-    return label + ")";
+    return budgetPlanLabel(b.plan->budget, b.settings.solver, b.settings.estimator, b.device);
 }
 
 std::string planFileText(const LoadedGraph& graph, const PartitionOutcome& outcome)
