@@ -10,6 +10,7 @@
 #include "panels/plan_choice_editor.h"
 #include "window/main_window.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QTest>
@@ -70,6 +71,8 @@ private Q_SLOTS:
         QCOMPARE(panel->table()->topLevelItemCount(), 0);
         QVERIFY(panel->summaryText().contains(QStringLiteral("Both plans save the same values")));
         QVERIFY(panel->table()->isHidden()); // no empty list of differences
+        // Without the table the rest stays at the top, not spread over the dock's height.
+        QVERIFY(panel->showOnCanvas()->geometry().top() - panel->sideB()->geometry().bottom() < 30);
 
         // The user's tag changes A, not what PyTorch recorded: the tagged value is saved only by B.
         NodeId tagged = kNoNode;

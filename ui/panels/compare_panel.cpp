@@ -64,6 +64,7 @@ ComparePanel::ComparePanel(GraphDocument* document, GraphScene* scene, NodeSelec
     layout->addWidget(m_onCanvas);
     layout->addWidget(m_summary);
     layout->addWidget(m_table, 1);
+    layout->addStretch(); // takes the height the table leaves when it hides (nothing differs)
 
     connect(m_a, &PlanChoiceEditor::changed, m_debounce, qOverload<>(&QTimer::start));
     connect(m_b, &PlanChoiceEditor::changed, m_debounce, qOverload<>(&QTimer::start));
