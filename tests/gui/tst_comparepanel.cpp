@@ -153,6 +153,27 @@ private Q_SLOTS:
         QVERIFY(!w.canvas()->scene()->state().comparingPlans());
     }
 
+    /// Showing the dock asks for a comparison after a short pause: the window counts as busy until
+    /// it has arrived, so that a headless screenshot (--dock compare) waits for it (it showed an
+    /// empty dock and an uncoloured canvas).
+    void aShownDockIsBusyUntilItsComparisonArrives()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        w.openFile(test::oraclePath("transformer_encoder_block.json"));
+        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
+        ComparePanel* panel = w.comparePanel();
+        QVERIFY(!panel->pair());
+        showDock(w);
+        QTRY_VERIFY_WITH_TIMEOUT(panel->isShown(), kTimeoutMs);
+        QVERIFY(panel->isPending());
+        QVERIFY(w.isBusy());
+        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
+        QVERIFY2(panel->pair(), "idle before the comparison arrived");
+        QVERIFY(w.canvas()->scene()->state().comparingPlans());
+    }
+
     void groupsCountTheirDifferences()
     {
         MainWindow w;

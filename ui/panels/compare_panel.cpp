@@ -192,6 +192,11 @@ void ComparePanel::applyToCanvas()
     m_scene->setPlanComparison(std::move(sides));
 }
 
+bool ComparePanel::isPending() const
+{
+    return m_debounce->isActive();
+}
+
 void ComparePanel::setShown(bool shown)
 {
     if (shown == m_shown)

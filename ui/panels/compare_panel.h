@@ -41,6 +41,8 @@ public:
     /// is not current "visible", only moved off screen (so it coloured the canvas unasked).
     void setShown(bool shown);
     bool isShown() const { return m_shown; }
+    /// Whether a comparison is asked for but not yet started (a side or the plan just changed).
+    bool isPending() const;
 
 private:
     void onCompared(const PlanPairPtr& pair);

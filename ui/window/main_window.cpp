@@ -119,8 +119,9 @@ void MainWindow::setInteractive(bool interactive)
 bool MainWindow::isBusy() const
 {
     return m_opener->isBusy() || m_canvas->hasPendingWork() || m_document->isPartitioning()
-        || m_paretoPanel->sweeper()->isRunning() || m_timelinePanel->profiler()->isBusy() || m_analyst->isBusy()
-        || (findChild<TeachingWindow*>() && findChild<TeachingWindow*>()->isBusy()) || m_devicesDock->isBusy();
+        || m_paretoPanel->sweeper()->isRunning() || m_timelinePanel->profiler()->isBusy()
+        || m_analyst->isBusy() || (findChild<TeachingWindow*>() && findChild<TeachingWindow*>()->isBusy())
+        || m_devicesDock->isBusy() || m_comparePanel->isPending();
 }
 
 // ---------------------------------------------------------------- construction
@@ -521,12 +522,13 @@ void MainWindow::onOpened()
     m_collapsedNotice = !graph->groups.empty() && graph->size() > GraphCanvas::kExpandedUpTo;
     if (m_collapsedNotice) {
         // Too many nodes to show one by one: say what was collapsed and how to open it.
-        statusBar()->showMessage(
-            tr("%1: %2 nodes, too many to show one by one, collapsed into %3 groups: double-click "
-               "one, or View > Expand All Groups (%4)")
-                .arg(opened, QString::number(graph->size()), QString::number(graph->groups.roots.size()),
-                    graph->groups.method),
-            30000);
+        // Short enough for the bar beside its permanent fields; how it grouped is in the tooltip.
+        const QString message
+            = tr("%1: %2 nodes, too many to show one by one, collapsed into %3 groups. "
+                 "Double-click one, or View > Expand All Groups.")
+                  .arg(opened, QString::number(graph->size()), QString::number(graph->groups.roots.size()));
+        statusBar()->showMessage(message, 30000);
+        statusBar()->setToolTip(tr("%1\nGrouped by %2").arg(message, graph->groups.method));
     } else {
         statusBar()->showMessage(
             tr("%1 (%2)").arg(opened,
