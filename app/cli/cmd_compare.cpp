@@ -101,11 +101,6 @@ Side makeSide(const PlanRunner& runner, const PlanSpec& spec)
     return side;
 }
 
-std::string signedBytes(std::int64_t delta)
-{
-    return (delta > 0 ? "+" : "") + formatBytes(delta);
-}
-
 void printRow(const std::string& label, const std::string& a, const std::string& b, const std::string& delta,
     std::ostream& out)
 {
@@ -133,16 +128,16 @@ void printComparison(
     printRow("", "A", "B", "B - A", out);
     printRow("saved", std::to_string(c.a.savedCount) + " (" + formatBytes(c.a.savedBytes) + ")",
         std::to_string(c.b.savedCount) + " (" + formatBytes(c.b.savedBytes) + ")",
-        signedBytes(c.b.savedBytes - c.a.savedBytes), out);
+        formatBytesDelta(c.b.savedBytes - c.a.savedBytes), out);
     printRow("activations", formatBytes(c.a.activationBytes), formatBytes(c.b.activationBytes),
-        signedBytes(c.b.activationBytes - c.a.activationBytes), out);
+        formatBytesDelta(c.b.activationBytes - c.a.activationBytes), out);
     printRow("peak", formatBytes(c.a.peakBytes), formatBytes(c.b.peakBytes),
-        signedBytes(c.b.peakBytes - c.a.peakBytes), out);
+        formatBytesDelta(c.b.peakBytes - c.a.peakBytes), out);
     const double runtimeDelta = c.b.estimatedRuntime - c.a.estimatedRuntime;
     printRow("recomputed",
         std::to_string(c.a.recomputedCount) + " (" + formatRuntime(c.a.estimatedRuntime, unit) + ")",
         std::to_string(c.b.recomputedCount) + " (" + formatRuntime(c.b.estimatedRuntime, unit) + ")",
-        (runtimeDelta > 0 ? "+" : "") + formatRuntime(runtimeDelta, unit), out);
+        formatRuntimeDelta(runtimeDelta, unit), out);
     printNames(graph, "only in A", c.onlyInA, out);
     printNames(graph, "only in B", c.onlyInB, out);
     out << pad("in both", kWidth) << c.inBoth.size() << "\n";

@@ -20,16 +20,6 @@ namespace {
 constexpr std::size_t kWidth = 12;
 constexpr std::size_t kListed = 12; ///< neighbours and changed nodes listed by name before "and N more"
 
-std::string signedBytes(std::int64_t delta)
-{
-    return (delta > 0 ? "+" : "") + formatBytes(delta);
-}
-
-std::string signedRuntime(double delta, std::string_view unit)
-{
-    return (delta > 0 ? "+" : "") + formatRuntime(delta, unit);
-}
-
 std::string capacityText(const SaveEdge& e)
 {
     if (e.capacity == PartitionResult::kInfiniteWeight)
@@ -89,9 +79,9 @@ void printWhatIf(const JointGraph& graph, const WhatIf& w, std::ostream& out)
     }
     const std::string unit = w.before.runtimeUnit;
     out << (w.flipped ? "" : "its own decision does not change; ") << "saved "
-        << signedBytes(w.after.savedBytes - w.before.savedBytes) << ", peak "
-        << signedBytes(w.after.peakBytes - w.before.peakBytes) << ", recompute runtime "
-        << signedRuntime(w.after.estimatedRuntime - w.before.estimatedRuntime, unit) << "\n";
+        << formatBytesDelta(w.after.savedBytes - w.before.savedBytes) << ", peak "
+        << formatBytesDelta(w.after.peakBytes - w.before.peakBytes) << ", recompute runtime "
+        << formatRuntimeDelta(w.after.estimatedRuntime - w.before.estimatedRuntime, unit) << "\n";
     out << pad("", kWidth) << w.changedNodes.size()
         << (w.changedNodes.size() == 1 ? " other node changes" : " other nodes change");
     for (std::size_t i = 0; i < w.changedNodes.size() && i < kListed; ++i)

@@ -55,6 +55,20 @@ std::string formatRuntime(double value, std::string_view unit)
     return text;
 }
 
+std::string formatBytesDelta(std::int64_t delta)
+{
+    if (delta == 0)
+        return "±0 B";
+    return (delta > 0 ? "+" : "") + formatBytes(delta);
+}
+
+std::string formatRuntimeDelta(double delta, std::string_view unit)
+{
+    if (delta == 0)
+        return "±0";
+    return (delta > 0 ? "+" : "") + formatRuntime(delta, unit);
+}
+
 std::string pad(const std::string& text, std::size_t width)
 {
     return text.size() >= width ? text : text + std::string(width - text.size(), ' ');

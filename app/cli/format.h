@@ -15,6 +15,10 @@ std::string formatBytes(std::int64_t bytes);
 std::string formatSeconds(double seconds);
 /// A cost in the runtime estimator's unit ("flops", "ms" or "nodes"): "3.4 GFLOP", "12.5 ms", "17 nodes".
 std::string formatRuntime(double value, std::string_view unit);
+/// A change in bytes: "+716.0 KiB", "-12 B", and "±0 B" as the app writes it.
+std::string formatBytesDelta(std::int64_t delta);
+/// A change in the estimator's unit: "+1 FLOP", "-3.2 ms", and "±0".
+std::string formatRuntimeDelta(double delta, std::string_view unit);
 /// Right-pads to `width`.
 std::string pad(const std::string& text, std::size_t width);
 /// The node at the memory peak, or "no node" when the timeline is empty (nothing ran).
