@@ -8,9 +8,11 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QLabel>
 #include <QStandardPaths>
 #include <QString>
 #include <QTemporaryDir>
+#include <QTextDocument>
 
 namespace remat::ui::test {
 
@@ -51,6 +53,19 @@ inline QByteArray readFile(const QString& path)
 inline QString copySample(const QTemporaryDir& dir, const char* name)
 {
     return copyInto(dir, samplePath(name));
+}
+
+/// A label's text as it reads on screen: rich text rendered (entities, tags), plain text as is,
+/// decided as QLabel decides.
+inline QString shownText(const QLabel* label)
+{
+    const bool rich = label->textFormat() == Qt::RichText
+        || (label->textFormat() == Qt::AutoText && Qt::mightBeRichText(label->text()));
+    if (!rich)
+        return label->text();
+    QTextDocument document;
+    document.setHtml(label->text());
+    return document.toPlainText();
 }
 
 } // namespace remat::ui::test

@@ -138,6 +138,31 @@ private Q_SLOTS:
                     .contains(QStringLiteral("inputs only")));
     }
 
+    /// A torch-2.14 graph records PyTorch's plans at budgets 0, 0.25, 0.5 and 0.75: at 0.3 the
+    /// panel says so, quoting the key it looked for as the user reads it (it showed
+    /// &quot;memory_budget_0.3&quot;: a text with no tag was taken as plain).
+    void aBudgetPyTorchDidNotRecordIsNamedReadably()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        w.openFile(test::oraclePath("torch2/sac_mlp_all_plain.json"));
+        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
+        chooseBudgetPartitioner(w);
+        PartitionPanel* panel = w.partitionPanel();
+        panel->budgetControls()->spinBox()->setValue(0.3);
+        QTRY_VERIFY_WITH_TIMEOUT(budgetOf(w) && budgetOf(w)->plan->budget == 0.3 && idle(w), kTimeoutMs);
+        const QString noReference = test::shownText(panel->referenceLabel());
+        QVERIFY2(noReference.contains(QStringLiteral("no recorded PyTorch decision \"memory_budget_0.3\"")),
+            qPrintable(noReference));
+        QVERIFY2(!noReference.contains(QLatin1Char('&')), qPrintable(noReference));
+        // At a budget it did record, the panel compares with it.
+        panel->budgetControls()->spinBox()->setValue(0.25);
+        QTRY_VERIFY_WITH_TIMEOUT(budgetOf(w) && budgetOf(w)->plan->budget == 0.25 && idle(w), kTimeoutMs);
+        QVERIFY2(test::shownText(panel->referenceLabel()).contains(QStringLiteral("memory_budget_0.25")),
+            qPrintable(test::shownText(panel->referenceLabel())));
+    }
+
     void sessionIsBuiltOncePerGraphAndTags()
     {
         MainWindow w;

@@ -96,6 +96,9 @@ PartitionPanel::PartitionPanel(GraphDocument* document, NodeSelection* selection
             showGuideTopic(this, link.mid(9));
     });
     for (QLabel* label : {m_summary, m_reference, m_status}) {
+        // Always rich: their texts escape file and node names, and a text with no tag would
+        // otherwise show its entities ("&quot;") as they are.
+        label->setTextFormat(Qt::RichText);
         label->setWordWrap(true);
         label->setTextInteractionFlags(Qt::TextSelectableByMouse);
         layout->addWidget(label);

@@ -35,6 +35,8 @@ public:
     QComboBox* partitionerBox() const { return m_partitioner; }
     QComboBox* rulesBox() const { return m_rules; }
     BudgetControls* budgetControls() const { return m_budget; }
+    /// How the plan compares with PyTorch's recorded decision, or why there is none.
+    QLabel* referenceLabel() const { return m_reference; }
 
 private:
     void onGraphChanged();
