@@ -8,6 +8,7 @@
 #include "budget/runtime_estimator.h"
 #include "graph/error.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -87,6 +88,21 @@ std::optional<std::string> recordedKey(const JointGraph& graph, const PartitionO
     if (options.rules == RuleSet::Torch113 && options.compiler == OpListCompiler::Inductor)
         return "min_cut_inductor";
     return "min_cut";
+}
+
+std::vector<RecordedBudgetPlan> comparableBudgetRecords(
+    const JointGraph& graph, const PartitionOptions& options, std::string_view budgetVariant)
+{
+    std::vector<RecordedBudgetPlan> out;
+    if (!rulesMatch(graph, options, 0.0)) // any budget: budgets all run the newest rules
+        return out;
+    for (const auto& [key, recorded] : graph.recorded()) {
+        const auto record = budgetOfRecord(key, recorded);
+        if (record && record->second == budgetVariant)
+            out.push_back({record->first, {key, &recorded}});
+    }
+    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.budget < b.budget; });
+    return out;
 }
 
 std::optional<RecordedPlan> findRecordedPlan(const JointGraph& graph, const PartitionOptions& options,

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace remat {
 
@@ -34,6 +35,18 @@ std::optional<std::string> recordedKey(const JointGraph& graph, const PartitionO
 /// The recorded decision for these options, or nullopt when the file has none.
 std::optional<RecordedPlan> findRecordedPlan(const JointGraph& graph, const PartitionOptions& options,
     std::optional<double> budget = std::nullopt, std::string_view budgetVariant = {});
+
+/// A memory-budget decision PyTorch recorded, with the budget it was made under.
+struct RecordedBudgetPlan {
+    double budget = 0;
+    RecordedPlan plan;
+};
+
+/// Every memory_budget_<b> decision that plans with these options can be set beside: recorded
+/// with `budgetVariant` (PyTorch's defaults: ""), by a PyTorch whose rules are the newest, on the
+/// graph without tags. Sorted by budget; empty when none qualifies.
+std::vector<RecordedBudgetPlan> comparableBudgetRecords(
+    const JointGraph& graph, const PartitionOptions& options, std::string_view budgetVariant = {});
 
 /// Why there is none, in one sentence naming the file and the key looked for.
 std::string missingRecordedPlanMessage(const JointGraph& graph, const PartitionOptions& options,

@@ -114,6 +114,24 @@ private Q_SLOTS:
         QVERIFY(!findRecordedPlan(graph, options, 0.5).has_value());
         QVERIFY(QString::fromStdString(missingRecordedPlanMessage(graph, options, 0.5)).contains("memory_budget_0.5"));
 
+        // The budget plot's marks: the records of one knapsack variant, by budget, read from the key.
+        std::vector<std::pair<double, std::string>> marks;
+        for (const RecordedBudgetPlan& r : comparableBudgetRecords(graph, options))
+            marks.emplace_back(r.budget, r.plan.key);
+        QCOMPARE(marks,
+            (std::vector<std::pair<double, std::string>> {
+                {0.0, "memory_budget_0"}, {0.00001, "memory_budget_1e-05"}, {0.25, "memory_budget_0.25"}}));
+        const auto greedyMarks = comparableBudgetRecords(graph, options, "greedy");
+        QCOMPARE(greedyMarks.size(), std::size_t {1});
+        QCOMPARE(greedyMarks.front().plan.key, std::string("memory_budget_0.25_greedy"));
+        QCOMPARE(greedyMarks.front().plan.recorded, graph.recordedPartition("memory_budget_0.25_greedy"));
+        PartitionOptions tagged = options; // PyTorch recorded the graph without tags
+        tagged.tags.emplace_back(graph.find("cos"), CheckpointPolicy::MustRecompute);
+        QVERIFY(comparableBudgetRecords(graph, tagged).empty());
+        // A torch-1.13 file's budget records (if any) are no reference: budgets run the newest rules.
+        const JointGraph old = cosCos("1.13.0a0", R"("memory_budget_0":{"saved_values":["primals_1"]},)");
+        QVERIFY(comparableBudgetRecords(old, rules(RuleSet::Torch113)).empty());
+
         // Another solver or estimator matches only a record made with it, never PyTorch's default one.
         BudgetOptions greedy;
         greedy.solver = KnapsackSolver::Greedy;

@@ -117,6 +117,51 @@ private Q_SLOTS:
         QCOMPARE(panel->plot()->pointForBudget(1.0), static_cast<int>(swept.points.size()) - 1);
     }
 
+    /// A torch-2.14 graph records PyTorch's own plans at budgets 0, 0.25, 0.5 and 0.75: the plot
+    /// marks them (they were never shown: the file's key names the budget, not a field), each on
+    /// the sweep's plan at its budget, and no point's label runs into another or off the plot.
+    void pyTorchsRecordedPlansLieOnTheSweep()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        w.resize(1600, 1000);
+        w.show();
+        w.openFile(test::oraclePath("torch2/hf_llama_gqa_train_logits.json"));
+        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
+        chooseBudgetPartitioner(w);
+        QTRY_VERIFY_WITH_TIMEOUT(sweptAndIdle(w), kTimeoutMs);
+        ParetoPlot* plot = w.paretoPanel()->plot();
+        const ParetoSnapshotPtr snapshot = plot->snapshot();
+        QList<double> budgets;
+        for (const auto& r : snapshot->recorded) {
+            budgets << r.budget;
+            const int point = plot->pointForBudget(r.budget);
+            QVERIFY(point >= 0);
+            const PlanMetrics& ours = snapshot->result.points[static_cast<std::size_t>(point)].metrics;
+            QCOMPARE(r.metrics.activationBytes, ours.activationBytes);
+            QCOMPARE(r.metrics.estimatedRuntime, ours.estimatedRuntime);
+        }
+        QCOMPARE(budgets, (QList<double> {0, 0.25, 0.5, 0.75}));
+
+        QCustomPlot* custom = plot->plot();
+        custom->replot(QCustomPlot::rpImmediateRefresh);
+        const QRectF inside = custom->axisRect()->rect();
+        QList<QRectF> boxes;
+        for (int i = 0; i < custom->itemCount(); ++i) {
+            if (const auto* label = qobject_cast<QCPItemText*>(custom->item(i))) {
+                const QMargins pad = label->padding(); // invisible: only the text itself counts
+                const QRectF box
+                    = QRectF(label->topLeft->pixelPosition(), label->bottomRight->pixelPosition())
+                          .adjusted(pad.left(), pad.top(), -pad.right(), -pad.bottom());
+                QVERIFY2(inside.contains(box), qPrintable(label->text()));
+                for (const QRectF& other : boxes)
+                    QVERIFY2(!other.intersects(box), qPrintable(label->text()));
+                boxes << box;
+            }
+        }
+        QVERIFY(boxes.size() >= 5); // four budgets, or fewer sharing a point, and the lowest peak
+    }
+
     void clickSwitchesToBudgetModeAndExportsWrite()
     {
         MainWindow w;

@@ -29,8 +29,9 @@ struct ParetoSnapshot {
 };
 using ParetoSnapshotPtr = std::shared_ptr<const ParetoSnapshot>;
 
-/// PyTorch's recorded memory-budget plans of the session's graph (memory_budget_<b>), measured like
-/// the sweep's own plans; recordings that do not fit the graph are left out.
+/// PyTorch's recorded memory-budget plans of the session's graph (memory_budget_<b>) that the sweep
+/// can be set beside (comparableBudgetRecords: the same knapsack, no tags), measured like the
+/// sweep's own plans; recordings that do not fit the graph are left out.
 std::vector<ParetoSnapshot::Recorded> recordedBudgetPlans(const BudgetSession& session);
 
 /// Sweeps memory budgets 0..1 off the GUI thread (core's sweepPareto on all cores), posting the

@@ -14,6 +14,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <map>
 
 namespace remat::ui {
 namespace {
@@ -66,6 +67,45 @@ QColor faint(QColor colour)
 {
     colour.setAlpha(kFaintAlpha);
     return colour;
+}
+
+/// Turns a point's label away from the nearer edges of the plot (left of a point in the right
+/// half, above one in the lower half), so that it is never cut off by the axes.
+void placeAwayFromEdges(QCPItemText* label, const QCPRange& x, const QCPRange& y)
+{
+    const QPointF at = label->position->coords();
+    const bool right = at.x() > x.center();
+    const bool low = at.y() < y.center();
+    label->setPositionAlignment(
+        (right ? Qt::AlignRight : Qt::AlignLeft) | (low ? Qt::AlignBottom : Qt::AlignTop));
+    label->setPadding(QMargins(right ? 0 : 4, low ? 0 : 2, right ? 4 : 0, low ? 2 : 0));
+}
+
+/// Labels sorted by x: one that would run into the one before it moves a line further from its
+/// point (away from the nearer edge, as placeAwayFromEdges turned it), so that neighbouring budgets
+/// stay readable.
+void separateCrowdedLabels(const std::vector<QCPItemText*>& labels, const QCPAxis* x)
+{
+    double previousEnd = -std::numeric_limits<double>::infinity();
+    int previousLevel = 0;
+    for (QCPItemText* label : labels) {
+        const QFontMetricsF metrics(label->font());
+        const double width = metrics.horizontalAdvance(label->text()) + 4;
+        const double at = x->coordToPixel(label->position->coords().x());
+        const double start = label->positionAlignment() & Qt::AlignRight ? at - width : at;
+        const int level = start < previousEnd ? previousLevel + 1 : 0;
+        if (level > 0) {
+            const int lift = level * (qCeil(metrics.height()) + 2);
+            QMargins p = label->padding();
+            if (label->positionAlignment() & Qt::AlignBottom)
+                p.setBottom(p.bottom() + lift); // above its point: higher
+            else
+                p.setTop(p.top() + lift); // below its point: lower
+            label->setPadding(p);
+        }
+        previousLevel = level;
+        previousEnd = start + width;
+    }
 }
 
 } // namespace
@@ -241,20 +281,28 @@ void ParetoPlot::rebuild()
     if (showPeak)
         addSeries(true, kPeakColour, tr("simulated peak"));
 
+    std::vector<QCPItemText*> pointLabels; // placed once the axes' ranges are known
+    std::vector<QCPItemText*> recordedLabels; // by x, so that crowded neighbours can be told apart
     if (m_snapshot && !m_snapshot->recorded.empty()) {
         QVector<double> rx, ry;
+        // Budgets whose plans land on one point share one label ("PyTorch 0.25, 0.5").
+        std::map<std::pair<double, double>, QStringList> budgetsAt;
         for (const auto& r : m_snapshot->recorded) {
             const double bytes = showActivations || !r.metrics.peakBytes
                 ? static_cast<double>(r.metrics.activationBytes)
                 : static_cast<double>(*r.metrics.peakBytes);
             rx << bytes / m_xScale;
             ry << r.metrics.estimatedRuntime / m_yScale;
+            budgetsAt[{rx.back(), ry.back()}] << QString::number(r.budget);
+        }
+        for (const auto& [at, budgets] : budgetsAt) {
             auto* label = new QCPItemText(m_plot);
-            label->position->setCoords(bytes / m_xScale, r.metrics.estimatedRuntime / m_yScale);
-            label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
-            label->setText(QStringLiteral(" PyTorch %1").arg(r.budget));
+            label->position->setCoords(at.first, at.second);
+            label->setText(QStringLiteral("PyTorch %1").arg(budgets.join(QStringLiteral(", "))));
             label->setColor(kRecordedColour);
             label->setFont(QFont(font().family(), 7));
+            pointLabels.push_back(label);
+            recordedLabels.push_back(label);
         }
         scatterGraph(m_plot, kRecordedColour, QCPScatterStyle::ssCross, 11, tr("PyTorch's recorded plans"))
             ->setData(rx, ry);
@@ -280,10 +328,9 @@ void ParetoPlot::rebuild()
             ->setData({x}, {y});
         auto* label = new QCPItemText(m_plot);
         label->position->setCoords(x, y);
-        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-        label->setText(tr(" lowest peak %1 (budget %2)")
-                           .arg(formatBytes(*p.metrics.peakBytes))
-                           .arg(p.budget, 0, 'g', 3));
+        pointLabels.push_back(label);
+        label->setText(
+            tr("lowest peak %1 (budget %2)").arg(formatBytes(*p.metrics.peakBytes)).arg(p.budget, 0, 'g', 3));
         label->setColor(QColor(150, 0, 150));
         label->setFont(QFont(font().family(), 8, QFont::Bold));
     }
@@ -310,6 +357,9 @@ void ParetoPlot::rebuild()
         axis->setRange(std::min(range.lower - margin, axis == m_plot->yAxis ? -margin : range.lower - margin),
             range.upper + margin);
     }
+    for (QCPItemText* label : pointLabels)
+        placeAwayFromEdges(label, m_plot->xAxis->range(), m_plot->yAxis->range());
+    separateCrowdedLabels(recordedLabels, m_plot->xAxis);
     showLegend(!points.empty());
     if (points.empty()) {
         auto* hint = new QCPItemText(m_plot);
