@@ -8,8 +8,10 @@
 #include "cli/graph_argument.h"
 #include "cli/partition_options_from_args.h"
 #include "cli/plot_writers.h"
+#include "explain/recorded_budget_points.h"
 #include "io/file_text.h"
 #include "io/graph_loader.h"
+#include "io/json_number.h"
 
 #include <cstdio>
 #include <ostream>
@@ -36,6 +38,31 @@ void printTable(const JointGraph& graph, const ParetoResult& result, std::ostrea
             << pad(std::to_string(p.savedCount), 7) << pad(std::to_string(p.recomputedCount), 8)
             << (p.onFrontier ? "yes" : "dominated") << "\n";
     }
+}
+
+/// PyTorch's own plans at the budgets the file records, beside ours.
+void printRecorded(const JointGraph& graph, const RecordedBudgetPoints& recorded, std::ostream& out)
+{
+    if (recorded.points.empty() && recorded.unusable.empty())
+        return;
+    const std::string torch = graph.recordedTorchVersion();
+    out << "\nPyTorch " << torch << "'s recorded plans at the same settings:\n";
+    out << pad("budget", 20) << pad("activations", 13) << pad("runtime", 17) << pad("peak", 12)
+        << pad("saved", 7) << "our plan at that budget\n";
+    int same = 0;
+    for (const RecordedBudgetPoint& r : recorded.points) {
+        char runtime[32];
+        std::snprintf(runtime, sizeof runtime, "%.6g", r.metrics.estimatedRuntime);
+        out << pad(pythonFloat(r.budget), 20) << pad(formatBytes(r.metrics.activationBytes), 13)
+            << pad(runtime, 17) << pad(r.metrics.peakBytes ? formatBytes(*r.metrics.peakBytes) : "-", 12)
+            << pad(std::to_string(r.saved.size()), 7) << (r.sameAsOurs ? "saves the same" : "DIFFERS")
+            << "\n";
+        same += r.sameAsOurs ? 1 : 0;
+    }
+    for (const std::string& why : recorded.unusable)
+        out << "left out: " << why << "\n";
+    out << "our plan saves what PyTorch saved at " << same << " of " << recorded.points.size()
+        << " recorded budgets\n";
 }
 
 } // namespace
@@ -65,6 +92,7 @@ int paretoCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
     const JointGraph& graph = loadGraphArgument(args);
     const BudgetSession session(graph, budgetPartitionOptionsFrom(args), budgetOptions);
     const ParetoResult result = sweepPareto(session, options);
+    const RecordedBudgetPoints recorded = measureRecordedBudgetPlans(session, options.simulatePeak);
 
     if (const auto path = args.value("--csv")) {
         if (*path == "-")
@@ -78,9 +106,11 @@ int paretoCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
             out << "wrote " << *path << "\n";
     }
     if (args.flag("--json"))
-        out << paretoToJson(graph, result);
-    else if (args.value("--csv").value_or("") != "-")
+        out << paretoToJson(graph, result, recorded.points);
+    else if (args.value("--csv").value_or("") != "-") {
         printTable(graph, result, out);
+        printRecorded(graph, recorded, out);
+    }
     return 0;
 }
 

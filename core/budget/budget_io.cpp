@@ -69,7 +69,8 @@ void addBudgetSettings(
         extras["device"] = device;
 }
 
-std::string paretoToJson(const JointGraph& graph, const ParetoResult& result)
+std::string paretoToJson(
+    const JointGraph& graph, const ParetoResult& result, const std::vector<RecordedBudgetPoint>& recorded)
 {
     rapidjson::StringBuffer buffer;
     rapidjson::PrettyWriter<rapidjson::StringBuffer> w(buffer);
@@ -77,6 +78,12 @@ std::string paretoToJson(const JointGraph& graph, const ParetoResult& result)
     const auto key = [&](const char* k) { w.Key(k); };
     const auto text
         = [&](const std::string& s) { w.String(s.data(), static_cast<rapidjson::SizeType>(s.size())); };
+    const auto writeBytesOrNull = [&](const std::optional<std::int64_t>& bytes) {
+        if (bytes)
+            w.Int64(*bytes);
+        else
+            w.Null(); // the peak was not simulated
+    };
     w.StartObject();
     key("runtime_unit");
     text(result.runtimeUnit);
@@ -105,10 +112,7 @@ std::string paretoToJson(const JointGraph& graph, const ParetoResult& result)
         key("estimated_runtime");
         writeNumberOrNull(w, p.metrics.estimatedRuntime);
         key("peak_bytes");
-        if (p.metrics.peakBytes)
-            w.Int64(*p.metrics.peakBytes);
-        else
-            w.Null();
+        writeBytesOrNull(p.metrics.peakBytes);
         key("on_frontier");
         w.Bool(p.onFrontier);
         key("saved_count");
@@ -123,6 +127,27 @@ std::string paretoToJson(const JointGraph& graph, const ParetoResult& result)
             key("peak_phase");
             text(phaseName(p.peakPhase));
         }
+        w.EndObject();
+    }
+    w.EndArray();
+    key("recorded");
+    w.StartArray();
+    for (const RecordedBudgetPoint& r : recorded) {
+        w.StartObject();
+        key("key");
+        text(r.key);
+        key("budget");
+        writeNumberOrNull(w, r.budget);
+        key("activation_bytes");
+        w.Int64(r.metrics.activationBytes);
+        key("estimated_runtime");
+        writeNumberOrNull(w, r.metrics.estimatedRuntime);
+        key("peak_bytes");
+        writeBytesOrNull(r.metrics.peakBytes);
+        key("saved_count");
+        w.Uint64(r.saved.size());
+        key("same_as_ours");
+        w.Bool(r.sameAsOurs);
         w.EndObject();
     }
     w.EndArray();

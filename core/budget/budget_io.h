@@ -27,8 +27,11 @@ void addBudgetSettings(
 /// {"runtime_unit", "budgets_evaluated", "distinct_plans", "cancelled", "seconds",
 ///  "points": [{"budget", "budget_max", "activation_bytes", "saved_bytes", "memory_ratio",
 ///  "estimated_runtime", "peak_bytes", "on_frontier", "saved_count", "recomputed_count", "stage",
-///  "peak_node", "peak_phase"}]}
-std::string paretoToJson(const JointGraph& graph, const ParetoResult& result);
+///  "peak_node", "peak_phase"}],
+///  "recorded": [{"key", "budget", "activation_bytes", "estimated_runtime", "peak_bytes",
+///  "saved_count", "same_as_ours"}]} (PyTorch's plans, empty when the file has none to compare)
+std::string paretoToJson(const JointGraph& graph, const ParetoResult& result,
+    const std::vector<RecordedBudgetPoint>& recorded = {});
 
 /// One row per point: budget,budget_max,activation_bytes,estimated_runtime,peak_bytes,on_frontier,
 /// saved_count,recomputed_count,saved_bytes,memory_ratio,stage

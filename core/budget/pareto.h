@@ -59,6 +59,16 @@ struct ParetoResult {
     std::string runtimeUnit;
 };
 
+/// One of PyTorch's recorded memory-budget plans, measured as the sweep measures its own (see
+/// explain/recorded_budget_points.h), to be set beside the sweep.
+struct RecordedBudgetPoint {
+    double budget = 0;
+    std::string key; ///< the file's record: "memory_budget_0.25"
+    PlanMetrics metrics; ///< peakBytes only if the peak was simulated
+    std::vector<NodeId> saved; ///< the plan's saved values after extraction, sorted
+    bool sameAsOurs = false; ///< the session's own plan at this budget saves exactly these
+};
+
 /// Plans for budgets from 0 to 1: a grid of `points` budgets, then bisection between neighbours
 /// whose plans differ until every change is pinned down to `resolution`. Each distinct plan is cut,
 /// extracted and simulated once (plans are keyed by the knapsack's decision), on several threads.

@@ -82,6 +82,16 @@ remat_explain_json_test(compare_torch2_recorded_budget_json CODE 0 ARGS compare 
   CHECK "d['b_source'].endswith('memory_budget_0')")
 remat_explain_json_test(compare_torch2_pytorch_newest_json CODE 0 ARGS compare ${TORCH2} min-cut pytorch --rules newest --json
   CHECK "d['b_source'].endswith('recorded min_cut')")
+# pareto sets PyTorch's recorded budget plans beside the sweep: those of the sweep's own knapsack,
+# named by the file's keys, each checked against our plan at its budget.
+remat_explain_json_test(pareto_torch2_recorded_json CODE 0 ARGS pareto ${TORCH2} --points 11 --no-peak --json
+  CHECK "[r['key'] for r in d['recorded']] == ['memory_budget_0', 'memory_budget_0.25', 'memory_budget_0.5', 'memory_budget_0.75'] and [r['budget'] for r in d['recorded']] == [0, 0.25, 0.5, 0.75] and all(r['same_as_ours'] and r['peak_bytes'] is None for r in d['recorded'])")
+remat_cli_test(pareto_torch2_recorded CODE 0 ARGS pareto ${TORCH2} --points 11
+  STDOUT "PyTorch 2.14.1\\+debian's recorded plans at the same settings:\n.*\n0.25 .* saves the same\n.*our plan saves what PyTorch saved at 4 of 4 recorded budgets\n$")
+remat_explain_json_test(pareto_torch2_greedy_has_no_recorded_json CODE 0 ARGS pareto ${TORCH2} --points 11 --no-peak --solver greedy --json
+  CHECK "d['recorded'] == []")
+remat_explain_json_test(pareto_torch113_has_no_recorded_json CODE 0 ARGS pareto ${GPT2} --points 11 --no-peak --json
+  CHECK "d['recorded'] == [] and len(d['points']) > 1")
 remat_cli_test(compare_torch2_rules_mismatch CODE 1 ONE_LINE_ERROR ARGS compare ${TORCH2} min-cut pytorch --rules torch-1.13
   STDERR "records PyTorch 2.14.1\\+debian's decisions, which follow the torch-2.14 rules, not torch-1.13")
 # A 2.x export runs under the rules of the PyTorch that recorded it unless --rules says otherwise.

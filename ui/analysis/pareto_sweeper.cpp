@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/pareto_sweeper.h"
 
-#include "budget/plan_from_saved.h"
-#include "explain/recorded_plan.h"
+#include "explain/recorded_budget_points.h"
 #include "graph/error.h"
 #include "model/background_priority.h"
 #include "model/budget_session_cache.h"
@@ -17,18 +16,8 @@ namespace remat::ui {
 std::vector<ParetoSnapshot::Recorded> recordedBudgetPlans(const BudgetSession& session)
 {
     std::vector<ParetoSnapshot::Recorded> out;
-    // Only those made by the sweep's knapsack on the same graph: the file's key names the budget.
-    const auto records = comparableBudgetRecords(
-        session.graph(), session.prepared().options(), budgetRecordVariant(session.planner().options()));
-    for (const RecordedBudgetPlan& record : records) {
-        try {
-            const BudgetedPlan plan = planFromSavedNames(session, record.plan.recorded->savedValues,
-                record.plan.key, MemorySimulationOptions {false, false});
-            out.push_back({record.budget, plan.metrics});
-        } catch (const Error&) {
-            // A recording that does not fit this graph's extraction is left off the plot.
-        }
-    }
+    for (const RecordedBudgetPoint& p : measureRecordedBudgetPlans(session, false).points)
+        out.push_back({p.budget, p.metrics, p.sameAsOurs});
     return out;
 }
 

@@ -24,14 +24,14 @@ struct ParetoSnapshot {
     struct Recorded {
         double budget = 0; ///< PyTorch's memory_budget_<b>
         PlanMetrics metrics;
+        bool sameAsOurs = false; ///< our plan at this budget saves the same values
     };
     std::vector<Recorded> recorded; ///< filled with the first snapshot
 };
 using ParetoSnapshotPtr = std::shared_ptr<const ParetoSnapshot>;
 
-/// PyTorch's recorded memory-budget plans of the session's graph (memory_budget_<b>) that the sweep
-/// can be set beside (comparableBudgetRecords: the same knapsack, no tags), measured like the
-/// sweep's own plans; recordings that do not fit the graph are left out.
+/// PyTorch's recorded memory-budget plans of the session's graph that the sweep can be set beside
+/// (core's measureRecordedBudgetPlans); recordings that do not fit the graph are left out.
 std::vector<ParetoSnapshot::Recorded> recordedBudgetPlans(const BudgetSession& session);
 
 /// Sweeps memory budgets 0..1 off the GUI thread (core's sweepPareto on all cores), posting the

@@ -293,7 +293,9 @@ void ParetoPlot::rebuild()
                 : static_cast<double>(*r.metrics.peakBytes);
             rx << bytes / m_xScale;
             ry << r.metrics.estimatedRuntime / m_yScale;
-            budgetsAt[{rx.back(), ry.back()}] << QString::number(r.budget);
+            // A plan of PyTorch's that ours does not reproduce is flagged where it is drawn.
+            budgetsAt[{rx.back(), ry.back()}]
+                << (r.sameAsOurs ? QString::number(r.budget) : tr("%1 (not ours)").arg(r.budget));
         }
         for (const auto& [at, budgets] : budgetsAt) {
             auto* label = new QCPItemText(m_plot);

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+#include "explain/recorded_budget_points.h"
+
+#include "budget/plan_from_saved.h"
+#include "explain/recorded_plan.h"
+#include "graph/error.h"
+
+#include <algorithm>
+
+namespace remat {
+
+RecordedBudgetPoints measureRecordedBudgetPlans(const BudgetSession& session, bool simulatePeak)
+{
+    RecordedBudgetPoints out;
+    const auto records = comparableBudgetRecords(
+        session.graph(), session.prepared().options(), budgetRecordVariant(session.planner().options()));
+    for (const RecordedBudgetPlan& record : records) {
+        try {
+            BudgetedPlan plan = planFromSavedNames(session, record.plan.recorded->savedValues,
+                record.plan.key, MemorySimulationOptions {false, false});
+            if (!simulatePeak)
+                plan.metrics.peakBytes.reset();
+            std::vector<NodeId> saved = plan.result.savedValues;
+            std::sort(saved.begin(), saved.end());
+            std::vector<NodeId> ours = session.plan(record.budget).result.savedValues;
+            std::sort(ours.begin(), ours.end());
+            const bool same = ours == saved;
+            out.points.push_back({record.budget, record.plan.key, plan.metrics, std::move(saved), same});
+        } catch (const Error& e) {
+            out.unusable.push_back(e.what());
+        }
+    }
+    return out;
+}
+
+} // namespace remat
