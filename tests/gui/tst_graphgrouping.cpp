@@ -94,6 +94,32 @@ private Q_SLOTS:
         QVERIFY2(labels.count(QStringLiteral("blocks.0")) == 1, "blocks are named after their nn.Module");
         QVERIFY(labels.count(QStringLiteral("∇ blocks.3")) == 1);
     }
+
+    /// Dynamo's module stacks all start with the whole model ("L['m']"), and most go on through
+    /// "L['m'].model": grouping by the outermost module made one group of the whole forward,
+    /// named "L['m']". Groups now start where the modules tell parts apart, named without the
+    /// part every node shares.
+    void dynamoModulesAreGroupedBelowTheWholeModel()
+    {
+        const auto path = test::oraclePath("torch2/hf_llama_gqa_train_logits.json");
+        const LoadedGraphPtr loaded = analyseGraph(loadGraphFile(path.toStdString()), path);
+        std::set<QString> labels;
+        for (const Group& g : loaded->groups.groups) {
+            labels.insert(g.label);
+            QVERIFY2(!g.label.contains(QStringLiteral("L['m']")), qPrintable(g.label));
+        }
+        for (const char* expected : {"model.layers.0", "model.layers.1", "lm_head", "∇ model.layers.1"})
+            QVERIFY2(labels.count(QString::fromUtf8(expected)) == 1, expected);
+        // The model's own ops (the loss, say) sit at its top level.
+        const auto vitPath = test::oraclePath("torch2/tv_vit_tiny_train.json");
+        const LoadedGraphPtr vit = analyseGraph(loadGraphFile(vitPath.toStdString()), vitPath);
+        labels.clear();
+        for (const Group& g : vit->groups.groups)
+            labels.insert(g.label);
+        for (const char* expected : {"top level", "encoder.ln", "heads.head"})
+            QVERIFY2(labels.count(QString::fromUtf8(expected)) == 1, expected);
+        QVERIFY(loaded->groups.roots.size() >= 8);
+    }
 };
 
 QTEST_MAIN(TestGraphGrouping)

@@ -356,7 +356,8 @@ void GroupItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidge
             const QRectF title(inner.left(), inner.top(), inner.width(), inner.height() * 0.5);
             painter->setFont(font);
             painter->setPen(Qt::black);
-            painter->drawText(title, Qt::AlignLeft | Qt::AlignVCenter, QFontMetricsF(font).elidedText(group.label, Qt::ElideRight, title.width()));
+            painter->drawText(title, Qt::AlignLeft | Qt::AlignVCenter,
+                QFontMetricsF(font).elidedText(group.label, Qt::ElideMiddle, title.width()));
         }
         paintHalo(painter, lod);
         return;
@@ -367,7 +368,8 @@ void GroupItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidge
     const QString count = QStringLiteral("%1 nodes").arg(group.members.size());
     const double countWidth = detailMetrics().horizontalAdvance(count);
     const QRectF title(inner.left(), inner.top(), inner.width() - countWidth - 8, 20);
-    painter->drawText(title, Qt::AlignLeft | Qt::AlignVCenter, QFontMetricsF(titleFont()).elidedText(group.label, Qt::ElideRight, title.width()));
+    painter->drawText(title, Qt::AlignLeft | Qt::AlignVCenter,
+        QFontMetricsF(titleFont()).elidedText(group.label, Qt::ElideMiddle, title.width()));
     painter->setFont(detailFont());
     painter->setPen(QColor(0x44, 0x44, 0x44));
     painter->drawText(QRectF(inner.right() - countWidth, inner.top(), countWidth, 20), Qt::AlignRight | Qt::AlignVCenter, count);

@@ -68,15 +68,45 @@ bool hasModuleInfo(const JointGraph& graph, const SideSequence& seq)
     return !seq.nodes.empty() && with * 2 >= seq.nodes.size();
 }
 
-/// Runs of nodes under the same top-level module; nodes without module info stay with the run
+/// How many outer modules every node with module info shares. Dynamo's stacks all start with the
+/// whole model ("L['self']"), so grouping by the outermost module put everything in one group.
+std::size_t sharedModuleDepth(const JointGraph& graph, const SideSequence& seq)
+{
+    const std::vector<std::string>* first = nullptr;
+    std::size_t depth = 0;
+    for (NodeId n : seq.nodes) {
+        const auto* stack = moduleStack(graph, n);
+        if (!stack)
+            continue;
+        if (!first) {
+            first = stack;
+            depth = stack->size();
+            continue;
+        }
+        std::size_t same = 0;
+        while (same < depth && same < stack->size() && (*stack)[same] == (*first)[same])
+            ++same;
+        depth = same;
+    }
+    return depth;
+}
+
+/// The module a node is under at `depth` of its stack (its innermost if the stack is shorter).
+const std::string* moduleAt(const JointGraph& graph, NodeId n, std::size_t depth)
+{
+    const auto* stack = moduleStack(graph, n);
+    return stack ? &(*stack)[std::min(depth, stack->size() - 1)] : nullptr;
+}
+
+/// Runs of nodes under the same module at `depth`; nodes without module info stay with the run
 /// before them, and runs of fewer than four nodes join their neighbour.
-std::vector<Segment> moduleRuns(const JointGraph& graph, const SideSequence& seq)
+std::vector<Segment> moduleRuns(const JointGraph& graph, const SideSequence& seq, std::size_t depth)
 {
     std::vector<std::string> keys(seq.nodes.size());
     std::string last;
     for (std::size_t i = 0; i < seq.nodes.size(); ++i) {
-        if (const auto* stack = moduleStack(graph, seq.nodes[i]))
-            last = stack->front();
+        if (const std::string* module = moduleAt(graph, seq.nodes[i], depth))
+            last = *module;
         keys[i] = last;
     }
     std::vector<Segment> runs;
@@ -93,18 +123,45 @@ std::vector<Segment> moduleRuns(const JointGraph& graph, const SideSequence& seq
     return runs;
 }
 
-/// The shallowest module path that covers most of the nodes that have module info.
-QString dominantModule(const JointGraph& graph, std::span<const NodeId> nodes)
+/// The first depth of the module stacks, from `sharedDepth` down, where no module holds most of
+/// the nodes: a model's "model" wrapping all its layers tells nothing, its layers do.
+std::size_t informativeModuleDepth(const JointGraph& graph, const SideSequence& seq, std::size_t sharedDepth)
 {
-    for (std::size_t depth = 0; depth < 4; ++depth) {
+    constexpr std::size_t kDeepest = 8;
+    std::size_t depth = sharedDepth;
+    for (; depth < sharedDepth + kDeepest; ++depth) {
         std::map<std::string, int> counts;
         int with = 0;
-        for (NodeId n : nodes) {
+        bool deeper = false; // some stack goes on below this depth
+        for (NodeId n : seq.nodes) {
             const auto* stack = moduleStack(graph, n);
             if (!stack)
                 continue;
             ++with;
             ++counts[(*stack)[std::min(depth, stack->size() - 1)]];
+            deeper = deeper || stack->size() > depth + 1;
+        }
+        int largest = 0;
+        for (const auto& [module, count] : counts)
+            largest = std::max(largest, count);
+        if (largest * 10 < with * 6 || !deeper)
+            break;
+    }
+    return depth;
+}
+
+/// The shallowest module path from `fromDepth` down that covers most of the nodes with module info.
+QString dominantModule(const JointGraph& graph, std::span<const NodeId> nodes, std::size_t fromDepth)
+{
+    for (std::size_t depth = fromDepth; depth < fromDepth + 4; ++depth) {
+        std::map<std::string, int> counts;
+        int with = 0;
+        for (NodeId n : nodes) {
+            const std::string* module = moduleAt(graph, n, depth);
+            if (!module)
+                continue;
+            ++with;
+            ++counts[*module];
         }
         if (with == 0)
             return {};
@@ -114,6 +171,19 @@ QString dominantModule(const JointGraph& graph, std::span<const NodeId> nodes)
         }
     }
     return {};
+}
+
+/// A module's name without the modules every node shares: "model.layers.0", not
+/// "L['m'].model.layers.0"; the shared module itself (the model's own ops) is the "top level".
+QString withoutSharedPrefix(const QString& module, const QString& shared)
+{
+    if (shared.isEmpty())
+        return module;
+    if (module == shared)
+        return QStringLiteral("top level");
+    if (module.startsWith(shared + QLatin1Char('.')))
+        return module.mid(shared.size() + 1);
+    return module;
 }
 
 std::vector<LeafDraft> leafDrafts(const JointGraph& graph, const SideSequence& seq, const GroupingOptions& options,
@@ -127,11 +197,22 @@ std::vector<LeafDraft> leafDrafts(const JointGraph& graph, const SideSequence& s
         if (s.repeated)
             period = s.size();
     }
+    const std::size_t sharedDepth = modules ? sharedModuleDepth(graph, seq) : 0;
+    const std::size_t moduleDepth = modules ? informativeModuleDepth(graph, seq, sharedDepth) : 0;
+    QString shared;
+    if (sharedDepth > 0) {
+        for (NodeId node : seq.nodes) {
+            if (const auto* stack = moduleStack(graph, node)) {
+                shared = QString::fromStdString((*stack)[sharedDepth - 1]);
+                break;
+            }
+        }
+    }
     if (!segments.empty())
         method = QStringLiteral("repeated blocks of %1 nodes").arg(period);
     else if (modules) {
-        segments = moduleRuns(graph, seq);
-        method = QStringLiteral("top-level modules");
+        segments = moduleRuns(graph, seq, moduleDepth);
+        method = QStringLiteral("modules");
     } else {
         segments = chunkAtSeams(0, n, seq.cross, options.chunkTarget);
         method = QStringLiteral("chunks cut where few edges cross");
@@ -143,7 +224,11 @@ std::vector<LeafDraft> leafDrafts(const JointGraph& graph, const SideSequence& s
     for (std::size_t i = 0; i < segments.size(); ++i) {
         const Segment& s = segments[i];
         if (modules)
-            moduleOf[i] = dominantModule(graph, std::span<const NodeId>(seq.nodes.data() + s.begin, static_cast<std::size_t>(s.size())));
+            moduleOf[i] = withoutSharedPrefix(
+                dominantModule(graph,
+                    std::span<const NodeId>(seq.nodes.data() + s.begin, static_cast<std::size_t>(s.size())),
+                    moduleDepth),
+                shared);
         if (s.repeated)
             ++repeatedModules[moduleOf[i]];
     }
