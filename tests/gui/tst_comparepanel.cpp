@@ -13,6 +13,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QHeaderView>
 #include <QTest>
 #include <QTreeWidget>
 #include <QUndoStack>
@@ -114,6 +115,17 @@ private Q_SLOTS:
         QCOMPARE(panel->pair()->b->savedValues, b.result.savedValues);
         QCOMPARE(c.b.peakBytes, b.summary.peakBytes);
         QVERIFY(panel->summaryText().contains(QStringLiteral("B − A")));
+        // In a narrow dock the bytes and who saves them still read whole (bytes were cut: "8.00 K").
+        QTreeWidget* table = panel->table();
+        table->resize(200, 300);
+        QTRY_VERIFY_WITH_TIMEOUT(table->header()->length() <= table->viewport()->width(), kTimeoutMs);
+        for (int column : {1, 2}) {
+            int widest = 0;
+            for (int row = 0; row < table->topLevelItemCount(); ++row)
+                widest = std::max(
+                    widest, table->fontMetrics().horizontalAdvance(table->topLevelItem(row)->text(column)));
+            QVERIFY(table->header()->sectionSize(column) > widest);
+        }
 
         // The canvas colours by side; the state agrees with the lists.
         const CanvasState& state = w.canvas()->scene()->state();

@@ -51,7 +51,11 @@ ComparePanel::ComparePanel(GraphDocument* document, GraphScene* scene, NodeSelec
     m_table->setRootIsDecorated(false);
     m_table->setSortingEnabled(true);
     m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    // The name takes what the narrow dock leaves; who saves it and its bytes are always read whole.
+    m_table->header()->setStretchLastSection(false);
     m_table->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_table->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    m_table->header()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
     m_debounce->setSingleShot(true);
     m_debounce->setInterval(kDebounceMs);
 
