@@ -7,6 +7,7 @@
 #include "teaching/teaching_window.h"
 
 #include <QGraphicsView>
+#include <QScrollBar>
 #include <QTest>
 
 using namespace remat;
@@ -81,6 +82,26 @@ private Q_SLOTS:
         for (NodeId n : result.savedValues)
             QVERIFY2(lesson.steps[3].text.contains(graph->label(n).name), qPrintable(graph->label(n).name));
         QVERIFY(lesson.steps[3].text.contains(QString::number(*result.cutValue)));
+    }
+
+    /// A network larger than the view opens at its top, where the source is, rather than in its
+    /// middle (a tangle of edges that told nothing).
+    void aLargePictureOpensAtItsTop()
+    {
+        const QString path = test::samplePath("transformer_block.json");
+        const LoadedGraphPtr graph = analyseGraph(loadGraphFile(path.toStdString()), path);
+        TeachingWindow window;
+        window.resize(1200, 800);
+        window.show();
+        window.teach(graph, PartitionOptions {}, {});
+        QTRY_VERIFY_WITH_TIMEOUT(window.lesson() && window.pictureShown(), 60000);
+        window.showStep(2); // the flow network
+        QTRY_VERIFY_WITH_TIMEOUT(window.pictureShown(), 60000);
+        auto* view = window.findChild<QGraphicsView*>();
+        QVERIFY(view);
+        QVERIFY2(view->verticalScrollBar()->maximum() > 0, "the picture is taller than the view");
+        const QRectF shown = view->mapToScene(view->viewport()->rect()).boundingRect();
+        QVERIFY2(shown.top() <= view->sceneRect().top() + 1, "the view shows the picture's top");
     }
 
     void bigGraphNeedsARegion()

@@ -177,6 +177,11 @@ void TeachingWindow::showPicture(const QByteArray& svg)
         m_view->setTransform(QTransform::fromScale(1.5, 1.5));
     else if (scale < 0.35)
         m_view->setTransform(QTransform::fromScale(0.35, 0.35));
+    // A picture larger than the view starts at its top, where the story starts (the inputs, the
+    // source), not in its middle.
+    const QRectF picture = item->boundingRect();
+    const double visibleHeight = m_view->viewport()->height() / m_view->transform().m22();
+    m_view->centerOn(picture.center().x(), picture.top() + visibleHeight / 2);
 }
 
 } // namespace remat::ui
