@@ -346,7 +346,10 @@ void PartitionPanel::onPartitionChanged()
     QString method = optionsDescription(outcome->options);
     QString time = tr("%1 ms").arg(outcome->seconds * 1000, 0, 'f', 1);
     if (outcome->budget) {
-        method += tr(" · memory budget, %1").arg(budgetMethodText(outcome->budget->settings));
+        // Named as the Partitioner box names it (PyTorch runs it inside its min-cut partitioner).
+        method = tr("memory budget · %1 · %2 rules")
+                     .arg(budgetMethodText(outcome->budget->settings),
+                         toQString(ruleSetName(outcome->options.rules)));
         // Only the first budget of a graph + tags pays for preparing it; the next ones re-plan.
         if (outcome->budget->sessionSeconds > 0)
             time += tr(" (%1 ms of it preparing the graph)").arg(outcome->budget->sessionSeconds * 1000, 0, 'f', 1);
