@@ -160,6 +160,36 @@ private Q_SLOTS:
             }
         }
         QVERIFY(boxes.size() >= 5); // four budgets, or fewer sharing a point, and the lowest peak
+        QVERIFY2(w.paretoPanel()->statusText().contains(QStringLiteral(
+                     "PyTorch's 4 recorded plans (crosses) save what ours save at their budgets.")),
+            qPrintable(w.paretoPanel()->statusText()));
+    }
+
+    /// A record naming a node the graph does not have is left off the plot, and the status says why.
+    void aRecordThatDoesNotFitIsSaid()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("llama.json"));
+        QByteArray text = readFile(test::oraclePath("torch2/hf_llama_gqa_train_logits.json"));
+        const QByteArray anchor = R"("memory_budget_0.25":{"saved_values":["primals_1")";
+        QVERIFY2(text.contains(anchor), "the oracle file's record changed shape");
+        text.replace(anchor, R"("memory_budget_0.25":{"saved_values":["no_such_node")");
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly) && file.write(text) == text.size());
+        file.close();
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        w.openFile(path);
+        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
+        chooseBudgetPartitioner(w);
+        QTRY_VERIFY_WITH_TIMEOUT(sweptAndIdle(w), kTimeoutMs);
+        QCOMPARE(w.paretoPanel()->plot()->snapshot()->recorded.size(), std::size_t {3});
+        const QString status = w.paretoPanel()->statusText();
+        QVERIFY2(status.contains(QStringLiteral("PyTorch's 3 recorded plans")), qPrintable(status));
+        QVERIFY2(status.contains(
+                     QStringLiteral("Left off the plot: memory_budget_0.25: saved value 'no_such_node'")),
+            qPrintable(status));
     }
 
     void clickSwitchesToBudgetModeAndExportsWrite()

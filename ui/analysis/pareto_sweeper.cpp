@@ -13,11 +13,16 @@
 
 namespace remat::ui {
 
-std::vector<ParetoSnapshot::Recorded> recordedBudgetPlans(const BudgetSession& session)
+std::vector<ParetoSnapshot::Recorded> recordedBudgetPlans(const BudgetSession& session, QStringList* leftOut)
 {
+    const RecordedBudgetPoints measured = measureRecordedBudgetPlans(session, false);
     std::vector<ParetoSnapshot::Recorded> out;
-    for (const RecordedBudgetPoint& p : measureRecordedBudgetPlans(session, false).points)
+    for (const RecordedBudgetPoint& p : measured.points)
         out.push_back({p.budget, p.metrics, p.sameAsOurs});
+    for (const std::string& why : measured.unusable) {
+        if (leftOut)
+            *leftOut << QString::fromStdString(why);
+    }
     return out;
 }
 
@@ -63,7 +68,8 @@ void ParetoSweeper::start(
             const BudgetSessionCache::Entry entry = sessions->get(graph, options, settings);
             const double sessionSeconds
                 = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-            const auto recorded = recordedBudgetPlans(*entry.session);
+            QStringList leftOut;
+            const auto recorded = recordedBudgetPlans(*entry.session, &leftOut);
             ParetoOptions sweep;
             sweep.cancel = cancel.get();
             // Tens of thousands of budgets: the GUI hears of them every 50 ms, not once each.
@@ -78,20 +84,23 @@ void ParetoSweeper::start(
                         Q_EMIT s.progress(p.evaluated, p.scheduled, p.distinctPlans);
                 });
             };
-            sweep.snapshot = [post, generation, recorded, sessionSeconds](const ParetoResult& result) {
-                auto snapshot = std::make_shared<ParetoSnapshot>();
-                snapshot->generation = generation;
-                snapshot->result = result;
-                snapshot->recorded = recorded;
-                snapshot->sessionSeconds = sessionSeconds;
-                post([snapshot](ParetoSweeper& s) { s.deliver(snapshot); });
-            };
+            sweep.snapshot
+                = [post, generation, recorded, leftOut, sessionSeconds](const ParetoResult& result) {
+                      auto snapshot = std::make_shared<ParetoSnapshot>();
+                      snapshot->generation = generation;
+                      snapshot->result = result;
+                      snapshot->recorded = recorded;
+                      snapshot->recordedLeftOut = leftOut;
+                      snapshot->sessionSeconds = sessionSeconds;
+                      post([snapshot](ParetoSweeper& s) { s.deliver(snapshot); });
+                  };
             ParetoResult result = sweepPareto(*entry.session, sweep);
             cancelled = result.cancelled;
             auto last = std::make_shared<ParetoSnapshot>();
             last->generation = generation;
             last->result = std::move(result);
             last->recorded = recorded;
+            last->recordedLeftOut = leftOut;
             last->sessionSeconds = sessionSeconds;
             last->finished = !cancelled;
             post([last](ParetoSweeper& s) { s.deliver(last); });

@@ -6,6 +6,7 @@
 #include "model/loaded_graph.h"
 
 #include <QObject>
+#include <QStringList>
 #include <QThreadPool>
 
 #include <atomic>
@@ -27,12 +28,15 @@ struct ParetoSnapshot {
         bool sameAsOurs = false; ///< our plan at this budget saves the same values
     };
     std::vector<Recorded> recorded; ///< filled with the first snapshot
+    QStringList recordedLeftOut; ///< why a record is not on the plot (a node the graph lacks)
 };
 using ParetoSnapshotPtr = std::shared_ptr<const ParetoSnapshot>;
 
 /// PyTorch's recorded memory-budget plans of the session's graph that the sweep can be set beside
 /// (core's measureRecordedBudgetPlans); recordings that do not fit the graph are left out.
-std::vector<ParetoSnapshot::Recorded> recordedBudgetPlans(const BudgetSession& session);
+/// `leftOut`, if given, receives why a record could not be measured.
+std::vector<ParetoSnapshot::Recorded> recordedBudgetPlans(
+    const BudgetSession& session, QStringList* leftOut = nullptr);
 
 /// Sweeps memory budgets 0..1 off the GUI thread (core's sweepPareto on all cores), posting the
 /// plans found so far after every round so that the plot fills in as they arrive. A new start()

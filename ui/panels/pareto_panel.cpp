@@ -209,6 +209,19 @@ QString ParetoPanel::statusText() const
                         .arg(formatBytes(*last.metrics.peakBytes));
         text += QLatin1Char('.');
     }
+    // PyTorch's own plans at the budgets the file records: the crosses, and whether ours agree.
+    if (!s->recorded.empty()) {
+        const auto differ = std::count_if(s->recorded.begin(), s->recorded.end(),
+            [](const ParetoSnapshot::Recorded& p) { return !p.sameAsOurs; });
+        text += differ == 0
+            ? tr(" PyTorch's %1 recorded plans (crosses) save what ours save at their budgets.")
+                  .arg(s->recorded.size())
+            : tr(" %1 of PyTorch's %2 recorded plans (crosses) save other values than ours.")
+                  .arg(differ)
+                  .arg(s->recorded.size());
+    }
+    if (!s->recordedLeftOut.isEmpty())
+        text += tr(" Left off the plot: %1").arg(s->recordedLeftOut.join(QStringLiteral("; ")));
     return text;
 }
 
