@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "devices/device_split.h"
 
+#include "devices/node_error.h"
 #include "io/file_text.h"
 #include "io/graph_loader.h"
 
@@ -8,6 +9,26 @@
 #include <limits>
 
 namespace remat::devices {
+namespace {
+
+/// PyTorch's sizes, or its refusal with the file named and, for a node with several outputs (a
+/// joint graph's native_layer_norm, say), why torch.fx would refuse it too and what to split instead.
+std::unique_ptr<SizedGraph> sizeNodes(const ForwardGraph& forward,
+    const std::map<std::string, ModuleInfo>& modules, const std::string& fileName)
+{
+    try {
+        return std::make_unique<SizedGraph>(forward, modules);
+    } catch (const NodeError& e) {
+        std::string message = fileName + ": " + e.what();
+        if (forward.graph().node(e.node()).valueKind == ValueKind::TensorList)
+            message += " (it returns several tensors, and torch.fx's accelerator partitioner sizes a node by "
+                       "its one tensor: split a forward graph traced by torch.fx, as "
+                       "samples/export_forward_graph.py writes, rather than a joint graph)";
+        throw NodeError(message, e.node());
+    }
+}
+
+} // namespace
 
 DeviceSplitInput::DeviceSplitInput(const std::string& path)
     : DeviceSplitInput(path, readFileText(path))
@@ -23,7 +44,7 @@ DeviceSplitInput::DeviceSplitInput(JointGraph graph, ForwardTables tables, const
     , m_graph(std::make_unique<JointGraph>(std::move(graph)))
     , m_tables(std::move(tables))
     , m_forward(std::make_unique<ForwardGraph>(*m_graph))
-    , m_sized(std::make_unique<SizedGraph>(*m_forward, m_tables.modules))
+    , m_sized(sizeNodes(*m_forward, m_tables.modules, fileName))
 { }
 
 PartitionerConfig DeviceSplitInput::config(

@@ -12,6 +12,8 @@
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QLabel>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThreadPool>
@@ -87,6 +89,39 @@ private Q_SLOTS:
         QVERIFY(!dock->isBusy() && !dock->panel()->isBusy());
         QVERIFY(!dock->panel()->split().has_value());
         QVERIFY(!w.canvas()->scene()->state().showingDevices());
+    }
+
+    /// A joint graph's multi-output ops have no one tensor to size, so torch.fx's partitioner
+    /// refuses it: the refusal names the file, says what to split instead, and shows right under
+    /// the settings (it sat below the table, out of sight). The next graph starts clean.
+    void aJointGraphsRefusalIsSaidInSight()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        w.resize(1600, 1000);
+        w.show();
+        w.openFile(test::oraclePath("gpt_n8.json"));
+        QTRY_VERIFY_WITH_TIMEOUT(!w.isBusy() && w.document()->graph(), kTimeoutMs);
+        DevicesDock* dock = w.devicesDock();
+        dock->show();
+        dock->raise();
+        QLabel* error = dock->panel()->errorLabel();
+        QTRY_VERIFY_WITH_TIMEOUT(!w.isBusy() && error->isVisible(), kTimeoutMs);
+        QVERIFY2(error->text().contains(QStringLiteral("gpt_n8.json: Node native_layer_norm"))
+                && error->text().contains(QStringLiteral("export_forward_graph.py")),
+            qPrintable(error->text()));
+        QVERIFY(!dock->panel()->hintLabel()->isVisible());
+        auto* table = dock->panel()->findChild<QTableWidget*>();
+        QVERIFY(table);
+        QVERIFY(
+            error->mapTo(dock->panel(), QPoint(0, 0)).y() < table->mapTo(dock->panel(), QPoint(0, 0)).y());
+
+        w.openFile(QStringLiteral(REMAT_TEST_DATA_DIR "/fx_partitioner/mlp_size_based.json"));
+        QTRY_VERIFY_WITH_TIMEOUT(!w.isBusy() && w.document()->graph()
+                && w.document()->graph()->path.endsWith(QLatin1String("mlp_size_based.json"))
+                && dock->panel()->hintLabel()->isVisible(),
+            kTimeoutMs);
+        QVERIFY(error->isHidden());
     }
 
     void closingWhileTheSplitterReadsTouchesNothingFreed()

@@ -54,12 +54,13 @@ DevicesPanel::DevicesPanel(QWidget* parent)
     m_hint->hide();
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_editor);
+    // Right under the settings: below the table it sat out of sight in a short dock.
     layout->addWidget(m_hint);
+    layout->addWidget(m_error);
     layout->addWidget(new QLabel(tr("Memory used per device"), this));
     layout->addWidget(m_bars);
     layout->addWidget(m_table, 1);
     layout->addWidget(m_critical);
-    layout->addWidget(m_error);
 
     connect(m_editor, &DeviceListEditor::edited, this, &DevicesPanel::repartition);
     connect(&m_watcher, &QFutureWatcher<Outcome>::finished, this, [this] {
@@ -84,8 +85,11 @@ void DevicesPanel::setSettings(const DeviceSettings& settings)
 
 void DevicesPanel::repartition()
 {
-    if (!m_input)
+    if (!m_input) {
+        clearSplit(); // a new graph is on its way: nothing of the last one's split or refusal stays
+        m_hint->hide();
         return;
+    }
     if (m_watcher.isRunning()) {
         m_rerun = true; // the running split is stale; the newest settings go next
         return;

@@ -11,6 +11,7 @@
 #include "window/headless_session.h"
 #include "window/main_window.h"
 
+#include <QCoreApplication>
 #include <QDockWidget>
 
 namespace remat::ui {
@@ -41,6 +42,9 @@ void raiseDock(MainWindow* window, const QString& objectName)
     if (auto* dock = window->findChild<QDockWidget*>(objectName)) {
         dock->show();
         dock->raise();
+        // A raised tab hears it is shown through events: let them in now, so that the work it
+        // starts (a comparison, a split) counts as busy before the next step looks.
+        QCoreApplication::processEvents();
     }
 }
 
