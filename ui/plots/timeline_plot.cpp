@@ -338,7 +338,11 @@ void TimelinePlot::rebuild()
     m_largestValue = largest / m_yScale;
     m_peakValue = static_cast<double>(profile.peakBytes) / m_yScale;
     m_plot->yAxis->setRange(0, m_largestValue * kHeadroom);
-    m_plot->xAxis->setRange(-0.5, static_cast<double>(steps) - 0.5);
+    // B may take more steps than A (it recomputes more): its line is shown to its end.
+    qsizetype shownSteps = steps;
+    if (m_comparison && m_comparison->ok())
+        shownSteps = std::max(shownSteps, static_cast<qsizetype>(m_comparison->profile.timeline.size()));
+    m_plot->xAxis->setRange(-0.5, static_cast<double>(shownSteps) - 0.5);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
