@@ -14,6 +14,7 @@
 #include "panels/partition_panel.h"
 
 #include <QComboBox>
+#include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QSignalSpy>
 #include <QSlider>
@@ -161,6 +162,28 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(budgetOf(w) && budgetOf(w)->plan->budget == 0.25 && idle(w), kTimeoutMs);
         QVERIFY2(test::shownText(panel->referenceLabel()).contains(QStringLiteral("memory_budget_0.25")),
             qPrintable(test::shownText(panel->referenceLabel())));
+    }
+
+    /// The budget controls appear when the budget partitioner is chosen: the Partition dock widens
+    /// to show them whole (at 1280x800 the budget box and the estimator were cut at its edge).
+    void theBudgetControlsFitTheDock()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        w.resize(1280, 800);
+        w.show();
+        w.openFile(test::samplePath("mlp.json"));
+        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
+        chooseBudgetPartitioner(w);
+        QTRY_VERIFY_WITH_TIMEOUT(budgetOf(w) && idle(w), kTimeoutMs);
+        auto* dock = w.findChild<QDockWidget*>(QStringLiteral("PartitionDock"));
+        QVERIFY(dock);
+        for (QWidget* control : std::initializer_list<QWidget*> {
+                 w.partitionPanel()->budgetControls()->spinBox(), w.partitionPanel()->partitionerBox()}) {
+            QTRY_VERIFY_WITH_TIMEOUT(
+                control->mapTo(dock, QPoint(control->width(), 0)).x() <= dock->contentsRect().right() + 1,
+                kTimeoutMs);
+        }
     }
 
     void sessionIsBuiltOncePerGraphAndTags()

@@ -522,13 +522,15 @@ void MainWindow::onOpened()
     m_collapsedNotice = !graph->groups.empty() && graph->size() > GraphCanvas::kExpandedUpTo;
     if (m_collapsedNotice) {
         // Too many nodes to show one by one: say what was collapsed and how to open it.
-        // Short enough for the bar beside its permanent fields; how it grouped is in the tooltip.
+        // Short enough for the bar of a 1280-pixel window beside its permanent fields; the rest
+        // (why, how it grouped, how to open them all) is in the tooltip.
         const QString message
-            = tr("%1: %2 nodes, too many to show one by one, collapsed into %3 groups. "
-                 "Double-click one, or View > Expand All Groups.")
+            = tr("%1: %2 nodes in %3 groups. Double-click a group to open it.")
                   .arg(opened, QString::number(graph->size()), QString::number(graph->groups.roots.size()));
         statusBar()->showMessage(message, 30000);
-        statusBar()->setToolTip(tr("%1\nGrouped by %2").arg(message, graph->groups.method));
+        statusBar()->setToolTip(tr("%1\nToo many nodes to show one by one: View > Expand All Groups opens "
+                                   "them all.\nGrouped by %2")
+                                    .arg(message, graph->groups.method));
     } else {
         statusBar()->showMessage(
             tr("%1 (%2)").arg(opened,

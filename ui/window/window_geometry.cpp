@@ -102,6 +102,16 @@ public:
     }
     QSize sizeHint() const override { return widget()->sizeHint() + QSize(scrollBarWidth(), 0); }
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override
+    {
+        // Content that grows (the budget controls appear) must widen the dock, not be cut at its
+        // edge: QScrollArea reads the content's size hints once, so pass the change on.
+        if (watched == widget() && event->type() == QEvent::LayoutRequest)
+            updateGeometry();
+        return QScrollArea::eventFilter(watched, event);
+    }
+
 private:
     int scrollBarWidth() const { return m_scrolled ? verticalScrollBar()->sizeHint().width() : 0; }
 
