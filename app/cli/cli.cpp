@@ -68,7 +68,8 @@ const std::map<std::string_view, CommandInfo>& commands()
                 "pareto GRAPH [--points N] [--json | --csv FILE|-] [--plot OUT.png|svg|pdf] [--threads N]\n"
                 "          [--no-peak] [--solver ...] [--estimator ...] [--device NAME] [--devices FILE]\n"
                 "    Every plan from budget 0 to 1 (N grid budgets, default 101, then bisection until each\n"
-                "    change is found): activation memory, estimated runtime, peak memory, frontier."}},
+                "    change is found): activation memory, estimated runtime, peak memory, frontier;\n"
+                "    and PyTorch's recorded budget plans (torch 2.x files), each checked against ours."}},
         {"memory",
             {memoryCommand,
                 "memory GRAPH [--plan PLAN.json | --budget B] [--csv FILE|-] [--plot OUT.png|svg|pdf] [--top N]\n"
