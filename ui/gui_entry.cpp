@@ -2,6 +2,10 @@
 // The desktop app's entry: command line, main window, and the headless --screenshot/--measure/--export-* runs.
 #include "gui_entry.h"
 
+#include "canvas/graph_canvas.h"
+#include "document/graph_document.h"
+#include "headless/quiet_headless_run.h"
+#include "resources.h"
 #include "window/command_line.h"
 #include "window/headless_session.h"
 #include "window/main_window.h"
@@ -9,9 +13,6 @@
 #include "window/scripted_tagging.h"
 #include "window/settings.h"
 #include "window/termination_signals.h"
-#include "canvas/graph_canvas.h"
-#include "document/graph_document.h"
-#include "resources.h"
 
 #include <QApplication>
 #include <QDir>
@@ -26,8 +27,11 @@ namespace remat::ui {
 int runGui(int argc, char** argv)
 {
     // Screenshots and exports need no display: pick the offscreen platform unless told otherwise.
-    if (GuiOptions::headlessArguments(argc, argv) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
+    if (GuiOptions::headlessArguments(argc, argv)) {
+        if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+            qputenv("QT_QPA_PLATFORM", "offscreen");
+        quietHeadlessRun();
+    }
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("Remat Explorer"));
     QApplication::setOrganizationName(QStringLiteral("RematExplorer"));

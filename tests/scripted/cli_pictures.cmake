@@ -32,6 +32,11 @@ if(REMAT_BUILD_GUI)
   remat_picture_test(render_plan_pdf render.pdf
     BEFORE partition ${REMAT_ORACLE}/mlp3_relu.json --partitioner default -o ${REMAT_PICTURES}/mlp3_default.json
     ARGS render ${REMAT_ORACLE}/mlp3_relu.json --plan ${REMAT_PICTURES}/mlp3_default.json -o ${REMAT_PICTURES}/render.pdf)
+  # The window itself, as --screenshot and --export-image take it without a display.
+  remat_picture_test(screenshot_png screenshot.png
+    ARGS ${REMAT_ORACLE}/mlp3_relu.json --dock compare --compare pytorch --screenshot ${REMAT_PICTURES}/screenshot.png)
+  remat_picture_test(export_image_svg export.svg
+    ARGS ${REMAT_ORACLE}/mlp3_relu.json --export-image ${REMAT_PICTURES}/export.svg)
   remat_cli_test(render_needs_output CODE 2 ARGS render ${REMAT_ORACLE}/mlp3_relu.json STDERR "-o OUT[^ ]* is required")
   remat_cli_test(pareto_plot_bad_type CODE 1 ONE_LINE_ERROR
     ARGS pareto ${REMAT_ORACLE}/mlp3_relu.json --plot ${REMAT_PICTURES}/pareto.bmp STDERR "pareto.bmp: unknown picture type '.bmp'")

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "headless/plot_rendering.h"
+#include "headless/quiet_headless_run.h"
 
 #include "budget/budget_session.h"
 
@@ -24,6 +25,7 @@ void ensureApplication()
         return;
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
+    quietHeadlessRun();
     static int argc = 1;
     static char name[] = "remat-explorer";
     static char* argv[] = {name, nullptr};

@@ -2,7 +2,8 @@
 # Runs a command that writes a picture, without a display, and checks the picture's format.
 #   -DCOMMAND="exe@@arg@@..." -DPICTURE=path [-DBEFORE="exe@@arg@@..."] (a command run first, e.g. to write a plan)
 # The format is read from the file's first bytes: PNG, SVG or PDF by the picture's suffix.
-foreach(variable DISPLAY WAYLAND_DISPLAY QT_QPA_PLATFORM)
+# Run as under cron or CI (no XDG_RUNTIME_DIR either), stderr must stay empty: no Qt notices.
+foreach(variable DISPLAY WAYLAND_DISPLAY QT_QPA_PLATFORM XDG_RUNTIME_DIR)
   unset(ENV{${variable}})
 endforeach()
 if(DEFINED BEFORE)
@@ -17,6 +18,9 @@ string(REPLACE "@@" ";" command "${COMMAND}")
 execute_process(COMMAND ${command} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT code EQUAL 0)
   message(FATAL_ERROR "exit code ${code}\nstdout:\n${out}\nstderr:\n${err}")
+endif()
+if(NOT err STREQUAL "")
+  message(FATAL_ERROR "stderr is not empty:\n${err}")
 endif()
 if(NOT EXISTS "${PICTURE}")
   message(FATAL_ERROR "${PICTURE} was not written\nstdout:\n${out}")
