@@ -55,14 +55,20 @@ void printRecorded(const JointGraph& graph, const RecordedBudgetPoints& recorded
         std::snprintf(runtime, sizeof runtime, "%.6g", r.metrics.estimatedRuntime);
         out << pad(pythonFloat(r.budget), 20) << pad(formatBytes(r.metrics.activationBytes), 13)
             << pad(runtime, 17) << pad(r.metrics.peakBytes ? formatBytes(*r.metrics.peakBytes) : "-", 12)
-            << pad(std::to_string(r.saved.size()), 7) << (r.sameAsOurs ? "saves the same" : "DIFFERS")
-            << "\n";
+            << pad(std::to_string(r.saved.size()), 7);
+        if (r.sameAsOurs)
+            out << "saves the same\n";
+        else
+            out << "DIFFERS: " << r.savedOnlyByPyTorch.size() << " saved only by PyTorch, "
+                << r.savedOnlyByOurs.size() << " only by ours\n";
         same += r.sameAsOurs ? 1 : 0;
     }
     for (const std::string& why : recorded.unusable)
         out << "left out: " << why << "\n";
     out << "our plan saves what PyTorch saved at " << same << " of " << recorded.points.size()
         << " recorded budgets\n";
+    if (same != static_cast<int>(recorded.points.size()))
+        out << "(the values: --json, or compare GRAPH budget=B pytorch-budget=B)\n";
 }
 
 } // namespace

@@ -84,6 +84,12 @@ std::string paretoToJson(
         else
             w.Null(); // the peak was not simulated
     };
+    const auto names = [&](const std::vector<NodeId>& nodes) {
+        w.StartArray();
+        for (const NodeId id : nodes)
+            text(graph.node(id).name);
+        w.EndArray();
+    };
     w.StartObject();
     key("runtime_unit");
     text(result.runtimeUnit);
@@ -148,6 +154,10 @@ std::string paretoToJson(
         w.Uint64(r.saved.size());
         key("same_as_ours");
         w.Bool(r.sameAsOurs);
+        key("saved_only_by_ours");
+        names(r.savedOnlyByOurs);
+        key("saved_only_by_pytorch");
+        names(r.savedOnlyByPyTorch);
         w.EndObject();
     }
     w.EndArray();

@@ -29,7 +29,8 @@ void addBudgetSettings(
 ///  "estimated_runtime", "peak_bytes", "on_frontier", "saved_count", "recomputed_count", "stage",
 ///  "peak_node", "peak_phase"}],
 ///  "recorded": [{"key", "budget", "activation_bytes", "estimated_runtime", "peak_bytes",
-///  "saved_count", "same_as_ours"}]} (PyTorch's plans, empty when the file has none to compare)
+///  "saved_count", "same_as_ours", "saved_only_by_ours", "saved_only_by_pytorch"}]} (PyTorch's
+///  plans, empty when the file has none to compare; the two lists name the differing values)
 std::string paretoToJson(const JointGraph& graph, const ParetoResult& result,
     const std::vector<RecordedBudgetPoint>& recorded = {});
 

@@ -67,6 +67,8 @@ struct RecordedBudgetPoint {
     PlanMetrics metrics; ///< peakBytes only if the peak was simulated
     std::vector<NodeId> saved; ///< the plan's saved values after extraction, sorted
     bool sameAsOurs = false; ///< the session's own plan at this budget saves exactly these
+    std::vector<NodeId> savedOnlyByOurs; ///< sorted; empty when sameAsOurs
+    std::vector<NodeId> savedOnlyByPyTorch; ///< sorted; empty when sameAsOurs
 };
 
 /// Plans for budgets from 0 to 1: a grid of `points` budgets, then bisection between neighbours

@@ -6,6 +6,7 @@
 #include "graph/error.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace remat {
 
@@ -24,8 +25,14 @@ RecordedBudgetPoints measureRecordedBudgetPlans(const BudgetSession& session, bo
             std::sort(saved.begin(), saved.end());
             std::vector<NodeId> ours = session.plan(record.budget).result.savedValues;
             std::sort(ours.begin(), ours.end());
-            const bool same = ours == saved;
-            out.points.push_back({record.budget, record.plan.key, plan.metrics, std::move(saved), same});
+            RecordedBudgetPoint point {
+                record.budget, record.plan.key, plan.metrics, {}, ours == saved, {}, {}};
+            std::set_difference(ours.begin(), ours.end(), saved.begin(), saved.end(),
+                std::back_inserter(point.savedOnlyByOurs));
+            std::set_difference(saved.begin(), saved.end(), ours.begin(), ours.end(),
+                std::back_inserter(point.savedOnlyByPyTorch));
+            point.saved = std::move(saved);
+            out.points.push_back(std::move(point));
         } catch (const Error& e) {
             out.unusable.push_back(e.what());
         }

@@ -92,6 +92,16 @@ remat_explain_json_test(pareto_torch2_greedy_has_no_recorded_json CODE 0 ARGS pa
   CHECK "d['recorded'] == []")
 remat_explain_json_test(pareto_torch113_has_no_recorded_json CODE 0 ARGS pareto ${GPT2} --points 11 --no-peak --json
   CHECK "d['recorded'] == [] and len(d['points']) > 1")
+# A recorded plan that saves other values than ours at its budget is named, in text and JSON.
+set(TORCH2_DOCTORED ${CMAKE_CURRENT_BINARY_DIR}/hf_gpt2_budget_0_under_0.75.json)
+add_test(NAME cli_pareto_doctored_record_setup COMMAND ${CMAKE_COMMAND} -DINPUT=${TORCH2} -DOUTPUT=${TORCH2_DOCTORED}
+  -P ${CMAKE_CURRENT_LIST_DIR}/support/doctor_budget_record.cmake)
+set_tests_properties(cli_pareto_doctored_record_setup PROPERTIES LABELS cli FIXTURES_SETUP doctored_record)
+remat_cli_test(pareto_recorded_differs CODE 0 ARGS pareto ${TORCH2_DOCTORED} --points 11
+  STDOUT "\n0.5 [^\n]* saves the same\n0.75 [^\n]* DIFFERS: 9 saved only by PyTorch, 43 only by ours\nour plan saves what PyTorch saved at 3 of 4 recorded budgets\n\\(the values: --json, or compare GRAPH budget=B pytorch-budget=B\\)\n$")
+remat_explain_json_test(pareto_recorded_differs_json CODE 0 ARGS pareto ${TORCH2_DOCTORED} --points 11 --no-peak --json
+  CHECK "[r['same_as_ours'] for r in d['recorded']] == [True, True, True, False] and d['recorded'][3]['saved_count'] == d['recorded'][0]['saved_count'] and len(d['recorded'][3]['saved_only_by_ours']) == 43 and d['recorded'][3]['saved_only_by_pytorch'][0] == 'primals_3' and all(r['saved_only_by_ours'] == r['saved_only_by_pytorch'] == [] for r in d['recorded'][:3])")
+set_tests_properties(cli_pareto_recorded_differs cli_pareto_recorded_differs_json PROPERTIES FIXTURES_REQUIRED doctored_record)
 remat_cli_test(compare_torch2_rules_mismatch CODE 1 ONE_LINE_ERROR ARGS compare ${TORCH2} min-cut pytorch --rules torch-1.13
   STDERR "records PyTorch 2.14.1\\+debian's decisions, which follow the torch-2.14 rules, not torch-1.13")
 # A 2.x export runs under the rules of the PyTorch that recorded it unless --rules says otherwise.
