@@ -163,6 +163,18 @@ private Q_SLOTS:
             }
         }
         QVERIFY(boxes.size() >= 5); // four budgets, or fewer sharing a point, and the lowest peak
+
+        // Hovering a cross explains PyTorch's plan under the sweep's own point there.
+        const int quarter = static_cast<int>(budgets.indexOf(0.25));
+        const QString tip = plot->toolTipAt(plot->recordedPixel(quarter).toPoint());
+        QVERIFY2(tip.startsWith(QStringLiteral("<b>budget")), qPrintable(tip));
+        QVERIFY2(tip.contains(QStringLiteral("<hr><b>PyTorch's recorded memory_budget_0.25</b>")),
+            qPrintable(tip));
+        QVERIFY2(tip.contains(QStringLiteral("%1 saved")
+                                  .arg(snapshot->recorded[static_cast<std::size_t>(quarter)].savedCount)),
+            qPrintable(tip));
+        QVERIFY2(
+            tip.endsWith(QStringLiteral("<i>our plan at 0.25 saves the same values</i>")), qPrintable(tip));
         QVERIFY2(w.paretoPanel()->statusText().contains(QStringLiteral(
                      "PyTorch's 4 recorded plans (crosses) save what ours save at their budgets.")),
             qPrintable(w.paretoPanel()->statusText()));
@@ -219,6 +231,30 @@ private Q_SLOTS:
         // It saves what budget 0 saves, so it shares budget 0's point and label.
         QVERIFY2(labels.contains(QStringLiteral("PyTorch 0, 0.75 (not ours)")),
             qPrintable(labels.join(QLatin1Char('|'))));
+
+        // Its tooltip says how it differs from our plan at 0.75: what both save is the same set.
+        ParetoPlot* plot = w.paretoPanel()->plot();
+        custom->replot(QCustomPlot::rpImmediateRefresh);
+        const auto& recorded = plot->snapshot()->recorded;
+        const auto differing
+            = std::find_if(recorded.begin(), recorded.end(), [](const auto& r) { return !r.sameAsOurs; });
+        QVERIFY(differing != recorded.end());
+        QCOMPARE(differing->budget, 0.75);
+        QVERIFY(differing->savedOnlyByOurs > 0 && differing->savedOnlyByPyTorch >= 0);
+        const ParetoPoint& ours
+            = plot->snapshot()->result.points[static_cast<std::size_t>(plot->pointForBudget(0.75))];
+        QCOMPARE(differing->savedCount - differing->savedOnlyByPyTorch,
+            ours.savedCount - differing->savedOnlyByOurs);
+        const QString tip
+            = plot->toolTipAt(plot->recordedPixel(static_cast<int>(differing - recorded.begin())).toPoint());
+        QVERIFY2(tip.startsWith(QStringLiteral("<b>budget 0</b>")), qPrintable(tip)); // the cross's own point
+        QVERIFY2(
+            tip.contains(QStringLiteral("<b>PyTorch's recorded memory_budget_0.75</b>")), qPrintable(tip));
+        QVERIFY2(
+            tip.contains(QStringLiteral("our plan at 0.75 differs: %1 saved only by PyTorch, %2 only by ours")
+                             .arg(differing->savedOnlyByPyTorch)
+                             .arg(differing->savedOnlyByOurs)),
+            qPrintable(tip));
     }
 
     void clickSwitchesToBudgetModeAndExportsWrite()

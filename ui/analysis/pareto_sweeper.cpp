@@ -18,7 +18,9 @@ std::vector<ParetoSnapshot::Recorded> recordedBudgetPlans(const BudgetSession& s
     const RecordedBudgetPoints measured = measureRecordedBudgetPlans(session, false);
     std::vector<ParetoSnapshot::Recorded> out;
     for (const RecordedBudgetPoint& p : measured.points)
-        out.push_back({p.budget, p.metrics, p.sameAsOurs});
+        out.push_back({p.budget, p.metrics, p.sameAsOurs, QString::fromStdString(p.key),
+            static_cast<int>(p.saved.size()), static_cast<int>(p.savedOnlyByPyTorch.size()),
+            static_cast<int>(p.savedOnlyByOurs.size())});
     for (const std::string& why : measured.unusable) {
         if (leftOut)
             *leftOut << QString::fromStdString(why);

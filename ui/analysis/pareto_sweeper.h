@@ -26,6 +26,10 @@ struct ParetoSnapshot {
         double budget = 0; ///< PyTorch's memory_budget_<b>
         PlanMetrics metrics;
         bool sameAsOurs = false; ///< our plan at this budget saves the same values
+        QString key; ///< the file's record: "memory_budget_0.25"
+        int savedCount = 0;
+        int savedOnlyByPyTorch = 0; ///< when not sameAsOurs: values ours recomputes instead
+        int savedOnlyByOurs = 0;
     };
     std::vector<Recorded> recorded; ///< filled with the first snapshot
     QStringList recordedLeftOut; ///< why a record is not on the plot (a node the graph lacks)

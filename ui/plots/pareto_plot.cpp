@@ -5,6 +5,7 @@
 #include "model/node_text.h"
 #include "plots/plot_title.h"
 #include "plots/plot_units.h"
+#include "plots/recorded_plan_text.h"
 
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -288,10 +289,7 @@ void ParetoPlot::rebuild()
         // Budgets whose plans land on one point share one label ("PyTorch 0.25, 0.5").
         std::map<std::pair<double, double>, QStringList> budgetsAt;
         for (const auto& r : m_snapshot->recorded) {
-            const double bytes = showActivations || !r.metrics.peakBytes
-                ? static_cast<double>(r.metrics.activationBytes)
-                : static_cast<double>(*r.metrics.peakBytes);
-            rx << bytes / m_xScale;
+            rx << recordedX(r);
             ry << r.metrics.estimatedRuntime / m_yScale;
             // A plan of PyTorch's that ours does not reproduce is flagged where it is drawn.
             budgetsAt[{rx.back(), ry.back()}]
@@ -379,6 +377,12 @@ int ParetoPlot::pointAt(const QPoint& position) const
 {
     if (!m_snapshot)
         return -1;
+    // On a cross, the sweep's plan at PyTorch's budget, not a neighbour a pixel nearer.
+    for (const int i : recordedAt(position)) {
+        if (const int point = pointForBudget(m_snapshot->recorded[static_cast<std::size_t>(i)].budget);
+            point >= 0)
+            return point;
+    }
     int best = -1;
     double bestDistance = kPickRadius * kPickRadius;
     const auto& points = m_snapshot->result.points;
@@ -395,6 +399,45 @@ int ParetoPlot::pointAt(const QPoint& position) const
         }
     }
     return best;
+}
+
+double ParetoPlot::recordedX(const ParetoSnapshot::Recorded& plan) const
+{
+    const bool activations = m_series != Series::Peak || !plan.metrics.peakBytes;
+    return static_cast<double>(activations ? plan.metrics.activationBytes : *plan.metrics.peakBytes)
+        / m_xScale;
+}
+
+QPointF ParetoPlot::recordedPixel(int index) const
+{
+    const auto& plan = m_snapshot->recorded[static_cast<std::size_t>(index)];
+    return {m_plot->xAxis->coordToPixel(recordedX(plan)),
+        m_plot->yAxis->coordToPixel(plan.metrics.estimatedRuntime / m_yScale)};
+}
+
+std::vector<int> ParetoPlot::recordedAt(const QPoint& position) const
+{
+    std::vector<int> out;
+    if (!m_snapshot)
+        return out;
+    for (std::size_t i = 0; i < m_snapshot->recorded.size(); ++i) {
+        const QPointF pixel = recordedPixel(static_cast<int>(i));
+        if (std::pow(pixel.x() - position.x(), 2) + std::pow(pixel.y() - position.y(), 2)
+            < kPickRadius * kPickRadius)
+            out.push_back(static_cast<int>(i));
+    }
+    return out;
+}
+
+QString ParetoPlot::toolTipAt(const QPoint& position) const
+{
+    QStringList parts;
+    if (const int index = pointAt(position); index >= 0)
+        parts << describePoint(index);
+    for (const int i : recordedAt(position))
+        parts << describeRecordedPlan(
+            m_snapshot->recorded[static_cast<std::size_t>(i)], m_snapshot->result.runtimeUnit);
+    return parts.join(QStringLiteral("<hr>"));
 }
 
 QPointF ParetoPlot::pixelOf(int index, bool peak) const
@@ -471,11 +514,12 @@ void ParetoPlot::onMouseMove(QMouseEvent* event)
         Q_EMIT budgetPicked(m_snapshot->result.points[static_cast<std::size_t>(index)].budget);
         return;
     }
-    if (index < 0) {
+    const QString text = toolTipAt(position);
+    if (text.isEmpty()) {
         QToolTip::hideText();
         return;
     }
-    QToolTip::showText(m_plot->mapToGlobal(position), describePoint(index), m_plot);
+    QToolTip::showText(m_plot->mapToGlobal(position), text, m_plot);
 }
 
 void ParetoPlot::onMousePress(QMouseEvent* event)

@@ -6,6 +6,7 @@
 #include <QWidget>
 
 #include <optional>
+#include <vector>
 
 class QCPLayoutGrid;
 class QCPTextElement;
@@ -41,12 +42,19 @@ public:
     /// The plan with the lowest simulated peak, or -1; among peaks within 0.5 % of the lowest, the
     /// one that recomputes least (a star on a dominated point would mislead).
     int lowestPeakPoint() const;
-    /// The point under a widget position (within a few pixels), or -1: what a click would pick.
+    /// The point under a widget position (within a few pixels), or -1: what a click would pick. On
+    /// PyTorch's recorded plan, the sweep's plan at its budget.
     int pointAt(const QPoint& position) const;
     /// Where a point's activation (or peak) marker is drawn, in the plot widget's pixels.
     QPointF pixelOf(int index, bool peak) const;
     /// Text the tooltip shows for a point.
     QString describePoint(int index) const;
+    /// PyTorch's recorded plans (indexes into the snapshot's `recorded`) drawn within a few pixels.
+    std::vector<int> recordedAt(const QPoint& position) const;
+    /// Where a recorded plan's cross is drawn, in the plot widget's pixels.
+    QPointF recordedPixel(int index) const;
+    /// What hovering there shows: the sweep's point, PyTorch's recorded plans there, or both.
+    QString toolTipAt(const QPoint& position) const;
 
 Q_SIGNALS:
     /// A point was clicked: switch to the plan that budget gives.
@@ -57,6 +65,7 @@ private:
     void onMouseMove(QMouseEvent* event);
     void onMousePress(QMouseEvent* event);
     double xOf(int index, bool peak) const;
+    double recordedX(const ParetoSnapshot::Recorded& plan) const;
     /// Whether a point is on the frontier of each series shown (tooltip line).
     QString dominanceText(int index) const;
     /// Shows the legend in its column right of the plot, or takes both away when nothing is plotted.

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: MIT
+#include "plots/recorded_plan_text.h"
+
+#include "model/budget_text.h"
+#include "model/node_text.h"
+
+#include <QCoreApplication>
+
+namespace remat::ui {
+
+QString describeRecordedPlan(const ParetoSnapshot::Recorded& plan, std::string_view runtimeUnit)
+{
+    const auto tr = [](const char* text) { return QCoreApplication::translate("ParetoPlot", text); };
+    const QString ours = plan.sameAsOurs
+        ? tr("our plan at %1 saves the same values").arg(plan.budget)
+        : tr("our plan at %1 differs: %2 saved only by PyTorch, %3 only by ours")
+              .arg(plan.budget)
+              .arg(plan.savedOnlyByPyTorch)
+              .arg(plan.savedOnlyByOurs);
+    return tr(
+        "<b>PyTorch's recorded %1</b><br>activations %2<br>estimated recompute %3<br>%4 saved<br><i>%5</i>")
+        .arg(plan.key.toHtmlEscaped(), formatBytes(plan.metrics.activationBytes),
+            formatRuntime(plan.metrics.estimatedRuntime, runtimeUnit))
+        .arg(plan.savedCount)
+        .arg(ours);
+}
+
+} // namespace remat::ui
