@@ -120,6 +120,29 @@ private Q_SLOTS:
             QVERIFY2(labels.count(QString::fromUtf8(expected)) == 1, expected);
         QVERIFY(loaded->groups.roots.size() >= 8);
     }
+
+    /// Two groups are never named alike on one side: hf_gpt2's "transformer" own ops (position ids,
+    /// the attention mask) were split by its embeddings into two "transformer" groups. And a run
+    /// of small modules with no main one is named after them: swin's "permute … head", not "part 6".
+    void groupsSayWhatTheyHold()
+    {
+        const auto labelsOf = [](const char* file) {
+            const auto path = test::oraclePath(file);
+            const LoadedGraphPtr loaded = analyseGraph(loadGraphFile(path.toStdString()), path);
+            QStringList labels;
+            for (const Group& g : loaded->groups.groups)
+                labels << g.label;
+            return labels;
+        };
+        const QStringList gpt2 = labelsOf("torch2/hf_gpt2_train_loss.json");
+        QCOMPARE(gpt2.count(QStringLiteral("transformer")), 1);
+        QCOMPARE(gpt2.count(QStringLiteral("transformer.h.0")), 1);
+        QCOMPARE(gpt2.count(QStringLiteral("∇ transformer")), 1);
+        const QStringList swin = labelsOf("torch2/tv_swin_tiny_train.json");
+        QVERIFY2(swin.contains(QStringLiteral("permute … head")), qPrintable(swin.join(QLatin1Char('|'))));
+        QVERIFY2(!swin.join(QLatin1Char('|')).contains(QStringLiteral("part ")),
+            qPrintable(swin.join(QLatin1Char('|'))));
+    }
 };
 
 QTEST_MAIN(TestGraphGrouping)

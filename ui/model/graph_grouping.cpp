@@ -186,6 +186,24 @@ QString withoutSharedPrefix(const QString& module, const QString& shared)
     return module;
 }
 
+/// A run of small modules none of which holds most of its nodes: the first and last of them in
+/// order ("permute … top level"), so that the group still says what it is rather than "part 6".
+QString modulesInOrder(
+    const JointGraph& graph, std::span<const NodeId> nodes, std::size_t depth, const QString& shared)
+{
+    QStringList names;
+    for (NodeId n : nodes) {
+        if (const std::string* module = moduleAt(graph, n, depth)) {
+            const QString name = withoutSharedPrefix(QString::fromStdString(*module), shared);
+            if (!names.contains(name))
+                names << name;
+        }
+    }
+    if (names.size() > 2) // the box's title has room for about twenty characters
+        return QStringLiteral("%1 … %2").arg(names.front(), names.back());
+    return names.join(QStringLiteral(", "));
+}
+
 std::vector<LeafDraft> leafDrafts(const JointGraph& graph, const SideSequence& seq, const GroupingOptions& options,
                                   QString& method)
 {
@@ -223,14 +241,27 @@ std::vector<LeafDraft> leafDrafts(const JointGraph& graph, const SideSequence& s
     std::map<QString, int> repeatedModules;
     for (std::size_t i = 0; i < segments.size(); ++i) {
         const Segment& s = segments[i];
-        if (modules)
-            moduleOf[i] = withoutSharedPrefix(
-                dominantModule(graph,
-                    std::span<const NodeId>(seq.nodes.data() + s.begin, static_cast<std::size_t>(s.size())),
-                    moduleDepth),
-                shared);
+        if (modules) {
+            const std::span<const NodeId> members(
+                seq.nodes.data() + s.begin, static_cast<std::size_t>(s.size()));
+            moduleOf[i] = withoutSharedPrefix(dominantModule(graph, members, moduleDepth), shared);
+            if (moduleOf[i].isEmpty() && !s.repeated)
+                moduleOf[i] = modulesInOrder(graph, members, moduleDepth, shared);
+        }
         if (s.repeated)
             ++repeatedModules[moduleOf[i]];
+    }
+    // Neighbours under one module are one group: runs of a module's own ops can be split by the
+    // short runs of its children that join them (hf_gpt2's "transformer" was two groups).
+    for (std::size_t i = 1; i < segments.size();) {
+        if (!segments[i].repeated && !segments[i - 1].repeated && !moduleOf[i].isEmpty()
+            && moduleOf[i] == moduleOf[i - 1]) {
+            segments[i - 1].end = segments[i].end;
+            segments.erase(segments.begin() + static_cast<std::ptrdiff_t>(i));
+            moduleOf.erase(moduleOf.begin() + static_cast<std::ptrdiff_t>(i));
+        } else {
+            ++i;
+        }
     }
     bool distinctModules = true;
     for (const auto& [name, count] : repeatedModules)
