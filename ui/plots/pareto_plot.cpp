@@ -361,6 +361,9 @@ void ParetoPlot::rebuild()
         placeAwayFromEdges(label, m_plot->xAxis->range(), m_plot->yAxis->range());
     separateCrowdedLabels(recordedLabels, m_plot->xAxis);
     showLegend(!points.empty());
+    // With no plan yet, numbers on the axes would only be QCustomPlot's default range.
+    for (QCPAxis* axis : {m_plot->xAxis, m_plot->yAxis})
+        axis->setTickLabels(!points.empty());
     if (points.empty()) {
         auto* hint = new QCPItemText(m_plot);
         hint->position->setType(QCPItemPosition::ptAxisRectRatio);
