@@ -4,9 +4,9 @@
 #include "model/decision_text.h"
 #include "model/node_text.h"
 #include "model/policy_names.h"
+#include "model/stack_trace_text.h"
 
 #include <QObject>
-#include <QStringList>
 #include <QStringList>
 
 #include <algorithm>
@@ -127,23 +127,21 @@ QString nodeReport(const CanvasState& state, NodeId n)
                         (flags & ReferenceSaved) ? QObject::tr("saved") : QObject::tr("not saved"));
     }
 
-    // Where it sits.
-    const int leaf = g.groups.leafGroup(n);
-    if (leaf >= 0)
-        html += row(QObject::tr("Group"), g.groups.group(leaf).label.toHtmlEscaped());
-    if (!node.meta.source->nnModuleStack.empty()) {
-        QStringList modules;
-        for (const auto& m : node.meta.source->nnModuleStack)
-            modules << QString::fromStdString(m).toHtmlEscaped();
-        html += row(QObject::tr("Module"), modules.join(QStringLiteral(" › ")));
-    }
     if (node.meta.acGraphId)
         html += row(QStringLiteral("ac_graph_id"), QString::number(*node.meta.acGraphId));
-    if (!node.meta.source->stackTrace.empty())
-        html += row(QObject::tr("Stack"),
-            QStringLiteral("<code>%1</code>")
-                .arg(QString::fromStdString(node.meta.source->stackTrace).toHtmlEscaped()));
     html += QStringLiteral("</table>");
+
+    // Where it sits, full width: module paths and source lines are long for the table's column.
+    QStringList where;
+    if (const int leaf = g.groups.leafGroup(n); leaf >= 0)
+        where << QObject::tr("group %1").arg(g.groups.group(leaf).label.toHtmlEscaped());
+    if (!node.meta.source->nnModuleStack.empty())
+        where << QObject::tr("module %1")
+                     .arg(QString::fromStdString(node.meta.source->nnModuleStack.back()).toHtmlEscaped());
+    if (!node.meta.source->stackTrace.empty())
+        where << stackTraceHtml(node.meta.source->stackTrace);
+    if (!where.isEmpty())
+        html += QObject::tr("<p><b>Where</b><br>%1</p>").arg(where.join(QStringLiteral("<br>")));
 
     const QString args = argumentsText(g.graph, n, [&g](NodeId ref) { return link(g, ref); });
     if (node.op != NodeOp::Placeholder)
