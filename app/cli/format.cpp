@@ -48,7 +48,10 @@ std::string formatRuntime(double value, std::string_view unit)
         }
         std::snprintf(text, sizeof text, "%.4g %sFLOP", value, kPrefixes[prefix]);
     } else if (unit == "ms") {
-        std::snprintf(text, sizeof text, "%.4g ms", value);
+        if (std::fabs(value) >= 1000.0)
+            std::snprintf(text, sizeof text, "%.4g s", value / 1000.0);
+        else
+            std::snprintf(text, sizeof text, "%.4g ms", value);
     } else {
         std::snprintf(text, sizeof text, "%.0f nodes", value);
     }

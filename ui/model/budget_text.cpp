@@ -7,6 +7,8 @@
 
 #include <QObject>
 
+#include <cmath>
+
 namespace remat::ui {
 namespace {
 
@@ -22,16 +24,18 @@ QString row(const QString& name, const QString& value, const QString& tip = {})
 QString formatRuntime(double value, std::string_view unit)
 {
     if (unit == "flops") {
-        if (value >= 1e12)
-            return QObject::tr("%1 TFLOP").arg(value / 1e12, 0, 'g', 4);
-        if (value >= 1e9)
-            return QObject::tr("%1 GFLOP").arg(value / 1e9, 0, 'g', 4);
-        if (value >= 1e6)
-            return QObject::tr("%1 MFLOP").arg(value / 1e6, 0, 'g', 4);
-        return QObject::tr("%1 FLOP").arg(value, 0, 'g', 4);
+        // SI prefixes, as the command line prints them: a pointwise op counts 1 FLOP, a matmul billions.
+        static constexpr const char* kPrefixes[] = {"", "k", "M", "G", "T", "P"};
+        int prefix = 0;
+        while (std::fabs(value) >= 1000.0 && prefix < 5) {
+            value /= 1000.0;
+            ++prefix;
+        }
+        return QObject::tr("%1 %2FLOP").arg(value, 0, 'g', 4).arg(QLatin1String(kPrefixes[prefix]));
     }
     if (unit == "ms")
-        return QObject::tr("%1 ms").arg(value, 0, 'g', 4);
+        return std::fabs(value) >= 1000 ? QObject::tr("%1 s").arg(value / 1000, 0, 'g', 4)
+                                        : QObject::tr("%1 ms").arg(value, 0, 'g', 4);
     return QObject::tr("%1 nodes").arg(value, 0, 'f', 0);
 }
 

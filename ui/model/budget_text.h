@@ -9,7 +9,8 @@
 
 namespace remat::ui {
 
-/// A cost in the runtime estimator's unit: "33.55 MFLOP", "3.4 GFLOP", "12.5 ms", "17 nodes".
+/// A cost in the runtime estimator's unit, as the command line prints it: "524.3 kFLOP", "3.4 GFLOP",
+/// "12.5 ms", "1.25 s", "17 nodes".
 QString formatRuntime(double value, std::string_view unit);
 
 /// Which branch of choose_saved_values_set decided, with the knapsack's numbers:
