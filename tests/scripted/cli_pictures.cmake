@@ -35,6 +35,8 @@ if(REMAT_BUILD_GUI)
   # The window itself, as --screenshot and --export-image take it without a display.
   remat_picture_test(screenshot_png screenshot.png
     ARGS ${REMAT_ORACLE}/mlp3_relu.json --dock compare --compare pytorch --screenshot ${REMAT_PICTURES}/screenshot.png)
+  remat_picture_test(screenshot_teach_png teach.png
+    ARGS ${REMAT_ORACLE}/mlp3_relu.json --teach 2 --screenshot ${REMAT_PICTURES}/teach.png)
   remat_picture_test(export_image_svg export.svg
     ARGS ${REMAT_ORACLE}/mlp3_relu.json --export-image ${REMAT_PICTURES}/export.svg)
   remat_cli_test(render_needs_output CODE 2 ARGS render ${REMAT_ORACLE}/mlp3_relu.json STDERR "-o OUT[^ ]* is required")
