@@ -124,6 +124,7 @@ private Q_SLOTS:
     /// Two groups are never named alike on one side: hf_gpt2's "transformer" own ops (position ids,
     /// the attention mask) were split by its embeddings into two "transformer" groups. And a run
     /// of small modules with no main one is named after them: swin's "permute … head", not "part 6".
+    /// No label keeps Dynamo's name for the model ("L['self'].blocks.0").
     void groupsSayWhatTheyHold()
     {
         const auto labelsOf = [](const char* file) {
@@ -142,6 +143,12 @@ private Q_SLOTS:
         QVERIFY2(swin.contains(QStringLiteral("permute … head")), qPrintable(swin.join(QLatin1Char('|'))));
         QVERIFY2(!swin.join(QLatin1Char('|')).contains(QStringLiteral("part ")),
             qPrintable(swin.join(QLatin1Char('|'))));
+        // Dynamo's root ("L['self']") goes even when no node sits in the model's own scope.
+        const QStringList tf = labelsOf("torch2/sac_tf_plain.json");
+        QVERIFY2(tf.contains(QStringLiteral("blocks.0")) && tf.contains(QStringLiteral("∇ blocks.1")),
+            qPrintable(tf.join(QLatin1Char('|'))));
+        QVERIFY2(!tf.join(QLatin1Char('|')).contains(QStringLiteral("L['")),
+            qPrintable(tf.join(QLatin1Char('|'))));
     }
 };
 

@@ -3,6 +3,7 @@
 
 #include "model/repeated_blocks.h"
 
+#include <QRegularExpression>
 #include <QStringList>
 
 #include <algorithm>
@@ -173,6 +174,25 @@ QString dominantModule(const JointGraph& graph, std::span<const NodeId> nodes, s
     return {};
 }
 
+/// Dynamo names modules from the traced function's locals: "L['self'].blocks.0". When every
+/// stack starts there but no node sits in the model's own scope (so no module is shared by all),
+/// that root still says nothing: "blocks.0" does.
+QString dynamoRoot(const JointGraph& graph, const SideSequence& seq)
+{
+    static const QRegularExpression root(QStringLiteral(R"re(^([LG]\[[^\]]*\])(\.|$))re"));
+    QString found;
+    for (NodeId n : seq.nodes) {
+        const auto* stack = moduleStack(graph, n);
+        if (!stack)
+            continue;
+        const QRegularExpressionMatch m = root.match(QString::fromStdString(stack->front()));
+        if (!m.hasMatch() || (!found.isEmpty() && m.captured(1) != found))
+            return {};
+        found = m.captured(1);
+    }
+    return found;
+}
+
 /// A module's name without the modules every node shares: "model.layers.0", not
 /// "L['m'].model.layers.0"; the shared module itself (the model's own ops) is the "top level".
 QString withoutSharedPrefix(const QString& module, const QString& shared)
@@ -225,7 +245,8 @@ std::vector<LeafDraft> leafDrafts(const JointGraph& graph, const SideSequence& s
                 break;
             }
         }
-    }
+    } else if (modules)
+        shared = dynamoRoot(graph, seq);
     if (!segments.empty())
         method = QStringLiteral("repeated blocks of %1 nodes").arg(period);
     else if (modules) {
