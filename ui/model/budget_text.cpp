@@ -2,12 +2,11 @@
 #include "model/budget_text.h"
 
 #include "budget/region_budget.h"
+#include "budget/runtime_text.h"
 #include "model/node_text.h"
 #include "model/qt_strings.h"
 
 #include <QObject>
-
-#include <cmath>
 
 namespace remat::ui {
 namespace {
@@ -23,20 +22,7 @@ QString row(const QString& name, const QString& value, const QString& tip = {})
 
 QString formatRuntime(double value, std::string_view unit)
 {
-    if (unit == "flops") {
-        // SI prefixes, as the command line prints them: a pointwise op counts 1 FLOP, a matmul billions.
-        static constexpr const char* kPrefixes[] = {"", "k", "M", "G", "T", "P"};
-        int prefix = 0;
-        while (std::fabs(value) >= 1000.0 && prefix < 5) {
-            value /= 1000.0;
-            ++prefix;
-        }
-        return QObject::tr("%1 %2FLOP").arg(value, 0, 'g', 4).arg(QLatin1String(kPrefixes[prefix]));
-    }
-    if (unit == "ms")
-        return std::fabs(value) >= 1000 ? QObject::tr("%1 s").arg(value / 1000, 0, 'g', 4)
-                                        : QObject::tr("%1 ms").arg(value, 0, 'g', 4);
-    return QObject::tr("%1 nodes").arg(value, 0, 'f', 0);
+    return QString::fromStdString(runtimeText(value, unit));
 }
 
 QString budgetStageText(const BudgetOutcome& budget)
