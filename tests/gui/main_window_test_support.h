@@ -6,11 +6,14 @@
 #include "canvas/graph_canvas.h"
 #include "canvas/graph_scene.h"
 #include "document/graph_document.h"
+#include "panels/partition_panel.h"
 #include "window/main_window.h"
 
+#include <QComboBox>
 #include <QImage>
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
+#include <QTest>
 
 namespace remat::ui::test {
 
@@ -22,6 +25,30 @@ inline bool idle(const MainWindow& w)
 {
     return !w.isBusy() && w.document()->graph() && w.document()->outcome()
         && w.canvas()->scene()->hasContent();
+}
+
+/// Opens `path` in a window as the tests drive it (no dialogs; shown, at `size` if given) and waits
+/// until it is idle. False if it never got there.
+[[nodiscard]] inline bool openAndWait(MainWindow& w, const QString& path, QSize size = {})
+{
+    w.setInteractive(false);
+    if (size.isValid())
+        w.resize(size);
+    w.show();
+    w.openFile(path);
+    return QTest::qWaitFor([&w] { return idle(w); }, kTimeoutMs);
+}
+
+/// Picks "memory budget" in the partition panel's partitioner box, as a user would. False if the
+/// box has no such entry.
+[[nodiscard]] inline bool chooseBudgetPartitioner(MainWindow& w)
+{
+    QComboBox* box = w.partitionPanel()->partitionerBox();
+    const int index = box->findData(QStringLiteral("budget"));
+    if (index < 0)
+        return false;
+    box->setCurrentIndex(index);
+    return true;
 }
 
 /// A computed value the current plan saves (the first in its list), or kNoNode.

@@ -28,15 +28,6 @@ using namespace remat::ui::test;
 
 namespace {
 
-/// Picks "memory budget" in the panel's partitioner combo, as a user would.
-void chooseBudgetPartitioner(MainWindow& w)
-{
-    QComboBox* box = w.partitionPanel()->partitionerBox();
-    const int index = box->findData(QStringLiteral("budget"));
-    QVERIFY(index >= 0);
-    box->setCurrentIndex(index);
-}
-
 const BudgetOutcome* budgetOf(const MainWindow& w)
 {
     const PartitionOutcomePtr outcome = w.document()->outcome();
@@ -67,15 +58,12 @@ private Q_SLOTS:
     void budgetPlanIsTheCoresAndDrivesTheViews()
     {
         MainWindow w;
-        w.setInteractive(false);
-        w.show();
-        w.openFile(test::samplePath("transformer_block.json"));
-        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
+        QVERIFY(openAndWait(w, test::samplePath("transformer_block.json")));
         PartitionPanel* panel = w.partitionPanel();
         QVERIFY(!panel->budgetControls()->isVisibleTo(panel)); // min-cut first
 
         QSignalSpy partitioned(w.document(), &GraphDocument::partitionChanged);
-        chooseBudgetPartitioner(w);
+        QVERIFY(chooseBudgetPartitioner(w));
         QVERIFY(w.document()->budgetMode());
         QVERIFY(panel->budgetControls()->isVisibleTo(panel));
         // The budget is the newest rules' partitioner: the rules combo says so and cannot be changed.
@@ -145,11 +133,8 @@ private Q_SLOTS:
     void aBudgetPyTorchDidNotRecordIsNamedReadably()
     {
         MainWindow w;
-        w.setInteractive(false);
-        w.show();
-        w.openFile(test::oraclePath("torch2/sac_mlp_all_plain.json"));
-        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
-        chooseBudgetPartitioner(w);
+        QVERIFY(openAndWait(w, test::oraclePath("torch2/sac_mlp_all_plain.json")));
+        QVERIFY(chooseBudgetPartitioner(w));
         PartitionPanel* panel = w.partitionPanel();
         panel->budgetControls()->spinBox()->setValue(0.3);
         QTRY_VERIFY_WITH_TIMEOUT(budgetOf(w) && budgetOf(w)->plan->budget == 0.3 && idle(w), kTimeoutMs);
@@ -169,12 +154,8 @@ private Q_SLOTS:
     void theBudgetControlsFitTheDock()
     {
         MainWindow w;
-        w.setInteractive(false);
-        w.resize(1280, 800);
-        w.show();
-        w.openFile(test::samplePath("mlp.json"));
-        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
-        chooseBudgetPartitioner(w);
+        QVERIFY(openAndWait(w, test::samplePath("mlp.json"), QSize(1280, 800)));
+        QVERIFY(chooseBudgetPartitioner(w));
         QTRY_VERIFY_WITH_TIMEOUT(budgetOf(w) && idle(w), kTimeoutMs);
         auto* dock = w.findChild<QDockWidget*>(QStringLiteral("PartitionDock"));
         QVERIFY(dock);
@@ -189,11 +170,8 @@ private Q_SLOTS:
     void sessionIsBuiltOncePerGraphAndTags()
     {
         MainWindow w;
-        w.setInteractive(false);
-        w.show();
-        w.openFile(test::samplePath("transformer_block.json"));
-        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
-        chooseBudgetPartitioner(w);
+        QVERIFY(openAndWait(w, test::samplePath("transformer_block.json")));
+        QVERIFY(chooseBudgetPartitioner(w));
         QTRY_VERIFY_WITH_TIMEOUT(budgetOf(w) && idle(w), kTimeoutMs);
         const std::uint64_t first = budgetOf(w)->session;
         QVERIFY(budgetOf(w)->sessionSeconds > 0); // this run built it
@@ -233,11 +211,8 @@ private Q_SLOTS:
     void draggingDropsStaleResults()
     {
         MainWindow w;
-        w.setInteractive(false);
-        w.show();
-        w.openFile(test::samplePath("gpt_small.json"));
-        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
-        chooseBudgetPartitioner(w);
+        QVERIFY(openAndWait(w, test::samplePath("gpt_small.json")));
+        QVERIFY(chooseBudgetPartitioner(w));
         QTRY_VERIFY_WITH_TIMEOUT(budgetOf(w) && idle(w), kTimeoutMs);
 
         // A drag: many values before the event loop runs again. The first run is already stale
@@ -257,11 +232,8 @@ private Q_SLOTS:
     void typingABudget()
     {
         MainWindow w;
-        w.setInteractive(false);
-        w.show();
-        w.openFile(test::samplePath("transformer_block.json"));
-        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
-        chooseBudgetPartitioner(w);
+        QVERIFY(openAndWait(w, test::samplePath("transformer_block.json")));
+        QVERIFY(chooseBudgetPartitioner(w));
         QTRY_VERIFY_WITH_TIMEOUT(budgetOf(w) && idle(w), kTimeoutMs);
         // Every keystroke re-plans; the echo from the document must not disturb the typing.
         QDoubleSpinBox* spin = w.partitionPanel()->budgetControls()->spinBox();
@@ -277,13 +249,10 @@ private Q_SLOTS:
     void switchingBackRestoresTheRules()
     {
         MainWindow w;
-        w.setInteractive(false);
-        w.show();
-        w.openFile(test::samplePath("mlp.json"));
-        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
+        QVERIFY(openAndWait(w, test::samplePath("mlp.json")));
         PartitionPanel* panel = w.partitionPanel();
         QCOMPARE(w.document()->rules(), RuleSet::Torch113);
-        chooseBudgetPartitioner(w);
+        QVERIFY(chooseBudgetPartitioner(w));
         QTRY_VERIFY_WITH_TIMEOUT(budgetOf(w) && idle(w), kTimeoutMs);
         QCOMPARE(w.document()->rules(), RuleSet::Torch113); // the user's choice is kept for later
 
@@ -301,11 +270,8 @@ private Q_SLOTS:
     void rooflineEstimatorOnADevice()
     {
         MainWindow w;
-        w.setInteractive(false);
-        w.show();
-        w.openFile(test::samplePath("transformer_block.json"));
-        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
-        chooseBudgetPartitioner(w);
+        QVERIFY(openAndWait(w, test::samplePath("transformer_block.json")));
+        QVERIFY(chooseBudgetPartitioner(w));
         BudgetControls* controls = w.partitionPanel()->budgetControls();
         QVERIFY(!controls->deviceBox()->isVisibleTo(controls));
         controls->spinBox()->setValue(0.4);
@@ -326,10 +292,7 @@ private Q_SLOTS:
     void errorsShowTheCoresMessage()
     {
         MainWindow w;
-        w.setInteractive(false);
-        w.show();
-        w.openFile(test::samplePath("mlp.json"));
-        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
+        QVERIFY(openAndWait(w, test::samplePath("mlp.json")));
         BudgetSettings settings;
         settings.budget = 1.5; // only a hand-edited project file could say this
         w.document()->setBudgetSettings(settings);
@@ -355,11 +318,8 @@ private Q_SLOTS:
         file.write(json);
         file.close();
         MainWindow w;
-        w.setInteractive(false);
-        w.show();
-        w.openFile(path);
-        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
-        chooseBudgetPartitioner(w);
+        QVERIFY(openAndWait(w, path));
+        QVERIFY(chooseBudgetPartitioner(w));
         BudgetControls* controls = w.partitionPanel()->budgetControls();
         controls->spinBox()->setValue(0.9);
         QTRY_VERIFY_WITH_TIMEOUT(budgetOf(w) && budgetOf(w)->settings.budget == 0.9 && idle(w), kTimeoutMs);
@@ -380,7 +340,7 @@ private Q_SLOTS:
             w.openFile(path);
             QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
             QSignalSpy saved(w.document(), &GraphDocument::projectSaved);
-            chooseBudgetPartitioner(w);
+            QVERIFY(chooseBudgetPartitioner(w));
             BudgetControls* controls = w.partitionPanel()->budgetControls();
             controls->spinBox()->setValue(0.45);
             // 2.14's fourth solver, by the name the sidecar stores.

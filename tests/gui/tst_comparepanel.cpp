@@ -51,10 +51,7 @@ private Q_SLOTS:
     void identicalToPyTorchThenDifferentBudget()
     {
         MainWindow w;
-        w.setInteractive(false);
-        w.show();
-        w.openFile(test::oraclePath("transformer_encoder_block.json"));
-        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
+        QVERIFY(openAndWait(w, test::oraclePath("transformer_encoder_block.json")));
         showDock(w);
         ComparePanel* panel = w.comparePanel();
         choose(panel->sideA(), PlanChoice::Kind::Current);
@@ -152,10 +149,7 @@ private Q_SLOTS:
     void aComparisonBehindAnotherTabLeavesTheCanvasAlone()
     {
         MainWindow w;
-        w.setInteractive(false);
-        w.show();
-        w.openFile(test::oraclePath("transformer_encoder_block.json"));
-        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
+        QVERIFY(openAndWait(w, test::oraclePath("transformer_encoder_block.json")));
         ComparePanel* panel = w.comparePanel();
         QVERIFY(!panel->isShown());
         choose(panel->sideB(), PlanChoice::Kind::PyTorch);
@@ -171,10 +165,7 @@ private Q_SLOTS:
     void aShownDockIsBusyUntilItsComparisonArrives()
     {
         MainWindow w;
-        w.setInteractive(false);
-        w.show();
-        w.openFile(test::oraclePath("transformer_encoder_block.json"));
-        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
+        QVERIFY(openAndWait(w, test::oraclePath("transformer_encoder_block.json")));
         ComparePanel* panel = w.comparePanel();
         QVERIFY(!panel->pair());
         showDock(w);

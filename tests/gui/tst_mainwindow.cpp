@@ -75,11 +75,7 @@ private Q_SLOTS:
         QVERIFY2(QFile::exists(path),
             qPrintable(path + QStringLiteral(" is missing: ../shared must be beside the checkout")));
         MainWindow w;
-        w.setInteractive(false);
-        w.resize(1500, 950);
-        w.show();
-        w.openFile(path);
-        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
+        QVERIFY(openAndWait(w, path, QSize(1500, 950)));
         CanvasLegend* legend = w.canvas()->legend();
         GraphView* view = w.canvas()->view();
         QVERIFY(!legend->isFolded()); // the collapsed picture is legible whole
@@ -112,10 +108,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString path = test::copySample(dir, "mlp.json");
         MainWindow w;
-        w.setInteractive(false);
-        w.show();
-        w.openFile(path);
-        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
+        QVERIFY(openAndWait(w, path));
 
         const NodeId n = savedComputation(w);
         QVERIFY(n != kNoNode);
@@ -235,10 +228,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString path = test::copySample(dir, "gpt_small.json");
         MainWindow w;
-        w.setInteractive(false);
-        w.show();
-        w.openFile(path);
-        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
+        QVERIFY(openAndWait(w, path));
         const auto graph = w.document()->graph();
         int block = -1;
         for (std::size_t g = 0; g < graph->groups.groups.size(); ++g) {
@@ -300,11 +290,7 @@ private Q_SLOTS:
     void findSelectsAndCentres()
     {
         MainWindow w;
-        w.setInteractive(false);
-        w.resize(1200, 800);
-        w.show();
-        w.openFile(test::samplePath("transformer_block.json"));
-        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
+        QVERIFY(openAndWait(w, test::samplePath("transformer_block.json"), QSize(1200, 800)));
         const NodeId target = w.document()->graph()->graph.find("bmm");
         QVERIFY(target != kNoNode);
         w.canvas()->view()->setZoom(1.0);
@@ -335,10 +321,7 @@ private Q_SLOTS:
                 + QStringLiteral(" is missing: the shared folder must be beside "
                                  "the checkout (REMAT_SHARED_DIR)")));
         MainWindow w;
-        w.setInteractive(false);
-        w.show();
-        w.openFile(path);
-        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
+        QVERIFY(openAndWait(w, path));
         const auto graph = w.document()->graph();
         QVERIFY(!graph->groups.empty());
         QVERIFY2(w.canvas()->scene()->boxCount() < 80, "a summary, not 4k boxes");
@@ -384,11 +367,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString path = test::copySample(dir, "mlp.json");
         MainWindow w;
-        w.setInteractive(false);
-        w.resize(1200, 800);
-        w.show();
-        w.openFile(path);
-        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
+        QVERIFY(openAndWait(w, path, QSize(1200, 800)));
         GraphScene* scene = w.canvas()->scene();
         const NodeId n = savedComputation(w);
         QVERIFY(n != kNoNode);
@@ -463,10 +442,7 @@ private Q_SLOTS:
         const QString path = test::oraclePath("gpt_n24.json");
         QVERIFY2(QFile::exists(path), qPrintable(path + QStringLiteral(" is missing (REMAT_SHARED_DIR)")));
         MainWindow w;
-        w.setInteractive(false);
-        w.show();
-        w.openFile(path);
-        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
+        QVERIFY(openAndWait(w, path));
         const auto graph = w.document()->graph();
         const NodeId n = graph->graph.find("bmm_40");
         QVERIFY(n != kNoNode);

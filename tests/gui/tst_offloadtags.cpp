@@ -70,11 +70,7 @@ private Q_SLOTS:
         QVERIFY(QFile::exists(path));
 
         MainWindow w;
-        w.setInteractive(false);
-        w.resize(1200, 800);
-        w.show();
-        w.openFile(path);
-        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
+        QVERIFY(openAndWait(w, path, QSize(1200, 800)));
         GraphDocument* doc = w.document();
         doc->setPartitionSettings(PartitionerKind::MinCut, RuleSet::Torch214, doc->compiler());
         QTRY_VERIFY_WITH_TIMEOUT(idle(w) && doc->outcome()->options.rules == RuleSet::Torch214, kTimeoutMs);

@@ -29,12 +29,6 @@ using namespace remat::ui::test;
 
 namespace {
 
-void chooseBudgetPartitioner(MainWindow& w)
-{
-    QComboBox* box = w.partitionPanel()->partitionerBox();
-    box->setCurrentIndex(box->findData(QStringLiteral("budget")));
-}
-
 bool sweptAndIdle(const MainWindow& w)
 {
     const ParetoSnapshotPtr s = w.paretoPanel()->plot()->snapshot();
@@ -51,17 +45,14 @@ private Q_SLOTS:
     void sweepIsTheCoresAndClickSwitchesThePlan()
     {
         MainWindow w;
-        w.setInteractive(false);
-        w.show();
-        w.openFile(test::samplePath("transformer_block.json"));
-        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
+        QVERIFY(openAndWait(w, test::samplePath("transformer_block.json")));
         ParetoPanel* panel = w.paretoPanel();
         QVERIFY(!panel->plot()->snapshot()); // min-cut: the sweep waits to be asked
         // No numbers on empty axes: they would be QCustomPlot's default range, not memory or time.
         QVERIFY(!panel->plot()->plot()->xAxis->tickLabels() && !panel->plot()->plot()->yAxis->tickLabels());
 
         QSignalSpy snapshots(panel->sweeper(), &ParetoSweeper::snapshot);
-        chooseBudgetPartitioner(w); // the budget partitioner sweeps by itself
+        QVERIFY(chooseBudgetPartitioner(w)); // the budget partitioner sweeps by itself
         QTRY_VERIFY_WITH_TIMEOUT(sweptAndIdle(w), kTimeoutMs);
         QVERIFY2(snapshots.count() >= 3, "points arrive in rounds, not all at the end");
         QVERIFY(panel->plot()->plot()->xAxis->tickLabels() && panel->plot()->plot()->yAxis->tickLabels());
@@ -129,12 +120,8 @@ private Q_SLOTS:
     void pyTorchsRecordedPlansLieOnTheSweep()
     {
         MainWindow w;
-        w.setInteractive(false);
-        w.resize(1600, 1000);
-        w.show();
-        w.openFile(test::oraclePath("torch2/hf_llama_gqa_train_logits.json"));
-        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
-        chooseBudgetPartitioner(w);
+        QVERIFY(openAndWait(w, test::oraclePath("torch2/hf_llama_gqa_train_logits.json"), QSize(1600, 1000)));
+        QVERIFY(chooseBudgetPartitioner(w));
         QTRY_VERIFY_WITH_TIMEOUT(sweptAndIdle(w), kTimeoutMs);
         ParetoPlot* plot = w.paretoPanel()->plot();
         const ParetoSnapshotPtr snapshot = plot->snapshot();
@@ -211,11 +198,8 @@ private Q_SLOTS:
         file.close();
 
         MainWindow w;
-        w.setInteractive(false);
-        w.show();
-        w.openFile(path);
-        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
-        chooseBudgetPartitioner(w);
+        QVERIFY(openAndWait(w, path));
+        QVERIFY(chooseBudgetPartitioner(w));
         QTRY_VERIFY_WITH_TIMEOUT(sweptAndIdle(w), kTimeoutMs);
         QCOMPARE(w.paretoPanel()->plot()->snapshot()->recorded.size(), std::size_t {3});
         const QString status = w.paretoPanel()->statusText();
@@ -263,10 +247,7 @@ private Q_SLOTS:
     void clickSwitchesToBudgetModeAndExportsWrite()
     {
         MainWindow w;
-        w.setInteractive(false);
-        w.show();
-        w.openFile(test::samplePath("mlp.json"));
-        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
+        QVERIFY(openAndWait(w, test::samplePath("mlp.json")));
         ParetoPanel* panel = w.paretoPanel();
         QVERIFY(!w.document()->budgetMode());
         panel->sweep(); // on demand for the other partitioners

@@ -27,10 +27,7 @@ private Q_SLOTS:
     void flipASavedNodeAndApplyIt()
     {
         MainWindow w;
-        w.setInteractive(false);
-        w.show();
-        w.openFile(test::oraclePath("mlp3_relu.json"));
-        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
+        QVERIFY(openAndWait(w, test::oraclePath("mlp3_relu.json")));
         const LoadedGraphPtr graph = w.document()->graph();
         const NodeId relu = graph->graph.find("relu");
         QVERIFY(relu != kNoNode);
@@ -75,10 +72,7 @@ private Q_SLOTS:
     void bannedNodeSaysWhyAndChangedNodesFlash()
     {
         MainWindow w;
-        w.setInteractive(false);
-        w.show();
-        w.openFile(test::oraclePath("transformer_encoder_block.json"));
-        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
+        QVERIFY(openAndWait(w, test::oraclePath("transformer_encoder_block.json")));
         const PartitionResult& result = *w.document()->outcome()->result;
         // A saved node that is banned: the inspector says why, and what a MUST_RECOMPUTE tag would do.
         // (Not a graph input: a saved primal is banned too, but its decision is "input".)
