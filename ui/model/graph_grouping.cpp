@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <string_view>
 
 namespace remat::ui {
 namespace {
@@ -181,14 +182,21 @@ QString dynamoRoot(const JointGraph& graph, const SideSequence& seq)
 {
     static const QRegularExpression root(QStringLiteral(R"re(^([LG]\[[^\]]*\])(\.|$))re"));
     QString found;
+    std::string prefix; // found + ".": most stacks are checked by this alone, not the expression
     for (NodeId n : seq.nodes) {
         const auto* stack = moduleStack(graph, n);
         if (!stack)
             continue;
-        const QRegularExpressionMatch m = root.match(QString::fromStdString(stack->front()));
+        const std::string& outermost = stack->front();
+        if (!prefix.empty()
+            && (outermost.starts_with(prefix)
+                || std::string_view(prefix).substr(0, prefix.size() - 1) == outermost))
+            continue;
+        const QRegularExpressionMatch m = root.match(QString::fromStdString(outermost));
         if (!m.hasMatch() || (!found.isEmpty() && m.captured(1) != found))
             return {};
         found = m.captured(1);
+        prefix = found.toStdString() + '.';
     }
     return found;
 }
