@@ -133,6 +133,8 @@ private Q_SLOTS:
             const PlanMetrics& ours = snapshot->result.points[static_cast<std::size_t>(point)].metrics;
             QCOMPARE(r.metrics.activationBytes, ours.activationBytes);
             QCOMPARE(r.metrics.estimatedRuntime, ours.estimatedRuntime);
+            QVERIFY(r.metrics.peakBytes); // simulated, so that a plot of peaks sets the cross on its peak
+            QCOMPARE(r.metrics.peakBytes, ours.peakBytes);
         }
         QCOMPARE(budgets, (QList<double> {0, 0.25, 0.5, 0.75}));
 
@@ -165,6 +167,15 @@ private Q_SLOTS:
             qPrintable(tip));
         QVERIFY2(
             tip.endsWith(QStringLiteral("<i>our plan at 0.25 saves the same values</i>")), qPrintable(tip));
+
+        // A plot of peaks alone sets each cross on the sweep's peak at its budget, not on its
+        // activation bytes.
+        plot->setSeries(ParetoPlot::Series::Peak);
+        custom->replot(QCustomPlot::rpImmediateRefresh);
+        for (int i = 0; i < static_cast<int>(snapshot->recorded.size()); ++i) {
+            const int point = plot->pointForBudget(snapshot->recorded[static_cast<std::size_t>(i)].budget);
+            QCOMPARE(plot->recordedPixel(i), plot->pixelOf(point, true));
+        }
         QVERIFY2(w.paretoPanel()->statusText().contains(QStringLiteral(
                      "PyTorch's 4 recorded plans (crosses) save what ours save at their budgets.")),
             qPrintable(w.paretoPanel()->statusText()));

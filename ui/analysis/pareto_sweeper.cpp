@@ -15,7 +15,8 @@ namespace remat::ui {
 
 std::vector<ParetoSnapshot::Recorded> recordedBudgetPlans(const BudgetSession& session, QStringList* leftOut)
 {
-    const RecordedBudgetPoints measured = measureRecordedBudgetPlans(session, false);
+    // Peaks too: a plot of peaks alone sets the crosses on them.
+    const RecordedBudgetPoints measured = measureRecordedBudgetPlans(session, true);
     std::vector<ParetoSnapshot::Recorded> out;
     for (const RecordedBudgetPoint& p : measured.points)
         out.push_back({p.budget, p.metrics, p.sameAsOurs, QString::fromStdString(p.key),

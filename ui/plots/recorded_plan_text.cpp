@@ -17,9 +17,10 @@ QString describeRecordedPlan(const ParetoSnapshot::Recorded& plan, std::string_v
               .arg(plan.budget)
               .arg(plan.savedOnlyByPyTorch)
               .arg(plan.savedOnlyByOurs);
-    return tr(
-        "<b>PyTorch's recorded %1</b><br>activations %2<br>estimated recompute %3<br>%4 saved<br><i>%5</i>")
+    return tr("<b>PyTorch's recorded %1</b><br>activations %2<br>simulated peak %3<br>estimated recompute "
+              "%4<br>%5 saved<br><i>%6</i>")
         .arg(plan.key.toHtmlEscaped(), formatBytes(plan.metrics.activationBytes),
+            plan.metrics.peakBytes ? formatBytes(*plan.metrics.peakBytes) : tr("not simulated"),
             formatRuntime(plan.metrics.estimatedRuntime, runtimeUnit))
         .arg(plan.savedCount)
         .arg(ours);
