@@ -158,7 +158,7 @@ private Q_SLOTS:
 
         // Hovering a cross explains PyTorch's plan under the sweep's own point there.
         const int quarter = static_cast<int>(budgets.indexOf(0.25));
-        const QString tip = plot->toolTipAt(plot->recordedPixel(quarter).toPoint());
+        const QString tip = plot->toolTipAt(plot->recordedPixel(quarter, false).toPoint());
         QVERIFY2(tip.startsWith(QStringLiteral("<b>budget")), qPrintable(tip));
         QVERIFY2(tip.contains(QStringLiteral("<hr><b>PyTorch's recorded memory_budget_0.25</b>")),
             qPrintable(tip));
@@ -168,13 +168,25 @@ private Q_SLOTS:
         QVERIFY2(
             tip.endsWith(QStringLiteral("<i>our plan at 0.25 saves the same values</i>")), qPrintable(tip));
 
+        // Both series shown: each recorded plan is a cross on each, as each of the sweep's plans
+        // is a dot on each, and the peak's cross explains the same plan.
+        int crosses = -1;
+        for (int i = 0; i < custom->graphCount(); ++i) {
+            if (custom->graph(i)->name() == QStringLiteral("PyTorch's recorded plans"))
+                crosses = custom->graph(i)->dataCount();
+        }
+        QCOMPARE(crosses, 8);
+        const QString peakTip = plot->toolTipAt(plot->recordedPixel(quarter, true).toPoint());
+        QVERIFY2(peakTip.contains(QStringLiteral("<b>PyTorch's recorded memory_budget_0.25</b>")),
+            qPrintable(peakTip));
+
         // A plot of peaks alone sets each cross on the sweep's peak at its budget, not on its
         // activation bytes.
         plot->setSeries(ParetoPlot::Series::Peak);
         custom->replot(QCustomPlot::rpImmediateRefresh);
         for (int i = 0; i < static_cast<int>(snapshot->recorded.size()); ++i) {
             const int point = plot->pointForBudget(snapshot->recorded[static_cast<std::size_t>(i)].budget);
-            QCOMPARE(plot->recordedPixel(i), plot->pixelOf(point, true));
+            QCOMPARE(plot->recordedPixel(i, true), plot->pixelOf(point, true));
         }
         QVERIFY2(w.paretoPanel()->statusText().contains(QStringLiteral(
                      "PyTorch's 4 recorded plans (crosses) save what ours save at their budgets.")),
@@ -243,8 +255,8 @@ private Q_SLOTS:
             = plot->snapshot()->result.points[static_cast<std::size_t>(plot->pointForBudget(0.75))];
         QCOMPARE(differing->savedCount - differing->savedOnlyByPyTorch,
             ours.savedCount - differing->savedOnlyByOurs);
-        const QString tip
-            = plot->toolTipAt(plot->recordedPixel(static_cast<int>(differing - recorded.begin())).toPoint());
+        const QString tip = plot->toolTipAt(
+            plot->recordedPixel(static_cast<int>(differing - recorded.begin()), false).toPoint());
         QVERIFY2(tip.startsWith(QStringLiteral("<b>budget 0</b>")), qPrintable(tip)); // the cross's own point
         QVERIFY2(
             tip.contains(QStringLiteral("<b>PyTorch's recorded memory_budget_0.75</b>")), qPrintable(tip));

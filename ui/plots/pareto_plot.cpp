@@ -285,14 +285,20 @@ void ParetoPlot::rebuild()
     std::vector<QCPItemText*> pointLabels; // placed once the axes' ranges are known
     std::vector<QCPItemText*> recordedLabels; // by x, so that crowded neighbours can be told apart
     if (m_snapshot && !m_snapshot->recorded.empty()) {
+        // Like the sweep's plans, each is drawn on every series shown; the label goes on one.
         QVector<double> rx, ry;
         // Budgets whose plans land on one point share one label ("PyTorch 0.25, 0.5").
         std::map<std::pair<double, double>, QStringList> budgetsAt;
         for (const auto& r : m_snapshot->recorded) {
-            rx << recordedX(r);
-            ry << r.metrics.estimatedRuntime / m_yScale;
+            const double y = r.metrics.estimatedRuntime / m_yScale;
+            for (bool peak : {false, true}) {
+                if ((peak && showPeak && r.metrics.peakBytes) || (!peak && showActivations)) {
+                    rx << recordedX(r, peak);
+                    ry << y;
+                }
+            }
             // A plan of PyTorch's that ours does not reproduce is flagged where it is drawn.
-            budgetsAt[{rx.back(), ry.back()}]
+            budgetsAt[{recordedX(r, !showActivations), y}]
                 << (r.sameAsOurs ? QString::number(r.budget) : tr("%1 (not ours)").arg(r.budget));
         }
         for (const auto& [at, budgets] : budgetsAt) {
@@ -404,17 +410,16 @@ int ParetoPlot::pointAt(const QPoint& position) const
     return best;
 }
 
-double ParetoPlot::recordedX(const ParetoSnapshot::Recorded& plan) const
+double ParetoPlot::recordedX(const ParetoSnapshot::Recorded& plan, bool peak) const
 {
-    const bool activations = m_series != Series::Peak || !plan.metrics.peakBytes;
-    return static_cast<double>(activations ? plan.metrics.activationBytes : *plan.metrics.peakBytes)
-        / m_xScale;
+    const bool atPeak = peak && plan.metrics.peakBytes;
+    return static_cast<double>(atPeak ? *plan.metrics.peakBytes : plan.metrics.activationBytes) / m_xScale;
 }
 
-QPointF ParetoPlot::recordedPixel(int index) const
+QPointF ParetoPlot::recordedPixel(int index, bool peak) const
 {
     const auto& plan = m_snapshot->recorded[static_cast<std::size_t>(index)];
-    return {m_plot->xAxis->coordToPixel(recordedX(plan)),
+    return {m_plot->xAxis->coordToPixel(recordedX(plan, peak)),
         m_plot->yAxis->coordToPixel(plan.metrics.estimatedRuntime / m_yScale)};
 }
 
@@ -424,10 +429,16 @@ std::vector<int> ParetoPlot::recordedAt(const QPoint& position) const
     if (!m_snapshot)
         return out;
     for (std::size_t i = 0; i < m_snapshot->recorded.size(); ++i) {
-        const QPointF pixel = recordedPixel(static_cast<int>(i));
-        if (std::pow(pixel.x() - position.x(), 2) + std::pow(pixel.y() - position.y(), 2)
-            < kPickRadius * kPickRadius)
-            out.push_back(static_cast<int>(i));
+        for (bool peak : {false, true}) {
+            if ((peak && m_series == Series::Activations) || (!peak && m_series == Series::Peak))
+                continue;
+            const QPointF pixel = recordedPixel(static_cast<int>(i), peak);
+            if (std::pow(pixel.x() - position.x(), 2) + std::pow(pixel.y() - position.y(), 2)
+                < kPickRadius * kPickRadius) {
+                out.push_back(static_cast<int>(i));
+                break;
+            }
+        }
     }
     return out;
 }

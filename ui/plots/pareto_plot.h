@@ -51,8 +51,9 @@ public:
     QString describePoint(int index) const;
     /// PyTorch's recorded plans (indexes into the snapshot's `recorded`) drawn within a few pixels.
     std::vector<int> recordedAt(const QPoint& position) const;
-    /// Where a recorded plan's cross is drawn, in the plot widget's pixels.
-    QPointF recordedPixel(int index) const;
+    /// Where a recorded plan's cross is drawn on the activation (or peak) series, in the plot
+    /// widget's pixels.
+    QPointF recordedPixel(int index, bool peak) const;
     /// What hovering there shows: the sweep's point, PyTorch's recorded plans there, or both.
     QString toolTipAt(const QPoint& position) const;
 
@@ -65,7 +66,7 @@ private:
     void onMouseMove(QMouseEvent* event);
     void onMousePress(QMouseEvent* event);
     double xOf(int index, bool peak) const;
-    double recordedX(const ParetoSnapshot::Recorded& plan) const;
+    double recordedX(const ParetoSnapshot::Recorded& plan, bool peak) const;
     /// Whether a point is on the frontier of each series shown (tooltip line).
     QString dominanceText(int index) const;
     /// Shows the legend in its column right of the plot, or takes both away when nothing is plotted.
