@@ -2,6 +2,7 @@
 // The Devices dock in the main window: the open graph is split across the devices, the canvas is
 // coloured by partition while the dock is shown, and a refusal selects its node.
 #include "canvas/canvas_state.h"
+#include "devices/device_split.h"
 #include "devices/devices_dock.h"
 #include "devices/devices_panel.h"
 #include "document/node_selection.h"
@@ -30,6 +31,22 @@ class TestDevicesDock : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase() { test::isolate(); }
+
+    /// Busy until the split is shown, not only until its worker is done: the result arrives as a
+    /// signal after the future stops running, and a headless screenshot polling isBusy() in
+    /// between would show no split.
+    void busyUntilTheSplitIsShown()
+    {
+        DevicesPanel panel;
+        panel.setSettings({{80000, 80000, 80000}, devices::PartitionMode::SizeBased, 10e9, false});
+        panel.setInput(std::make_shared<const devices::DeviceSplitInput>(
+            std::string(REMAT_TEST_DATA_DIR "/fx_partitioner/mlp_size_based.json")));
+        QThreadPool::globalInstance()->waitForDone(); // split, its signal not yet delivered
+        QVERIFY(!panel.split().has_value());
+        QVERIFY(panel.isBusy());
+        QTRY_VERIFY_WITH_TIMEOUT(!panel.isBusy(), kTimeoutMs);
+        QVERIFY(panel.split().has_value());
+    }
 
     void canvasShowsTheSplit()
     {

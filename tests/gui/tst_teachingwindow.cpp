@@ -9,6 +9,7 @@
 #include <QGraphicsView>
 #include <QScrollBar>
 #include <QTest>
+#include <QThreadPool>
 
 using namespace remat;
 using namespace remat::ui;
@@ -61,6 +62,20 @@ private Q_SLOTS:
             QVERIFY(window.stepText().contains(
                 lesson.steps[static_cast<std::size_t>(step)].title.toHtmlEscaped()));
         }
+    }
+
+    /// Busy until the lesson is in the window, not only until the worker has built it: a headless
+    /// --teach --screenshot polled isBusy() between the two and found no lesson (seen under ASan).
+    void busyUntilTheLessonArrives()
+    {
+        const LoadedGraphPtr graph = open("mlp3_relu.json");
+        TeachingWindow window;
+        window.teach(graph, newestMinCut(), {});
+        QThreadPool::globalInstance()->waitForDone(); // built, but its signal not yet delivered
+        QVERIFY(!window.lesson());
+        QVERIFY(window.isBusy());
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy(), 60000);
+        QVERIFY(window.lesson() && window.lesson()->error.isEmpty());
     }
 
     /// A torch 1.13 file is taught under the 1.13 rules, as its canvas is partitioned: the lesson

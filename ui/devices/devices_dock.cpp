@@ -38,6 +38,7 @@ DevicesDock::DevicesDock(
         applyColours();
     });
     connect(&m_loader, &QFutureWatcher<LoadedInput>::finished, this, [this] {
+        m_inputPending = false;
         const LoadedInput loaded = m_loader.result();
         if (!loaded.input) {
             m_panel->errorLabel()->setText(loaded.error);
@@ -61,7 +62,8 @@ DevicesDock::DevicesDock(
 
 bool DevicesDock::isBusy() const
 {
-    return m_loader.isRunning();
+    // Not m_loader.isRunning(): that turns false before the finished signal has been delivered.
+    return m_inputPending || m_panel->isBusy();
 }
 
 void DevicesDock::loadInput()
@@ -74,10 +76,12 @@ void DevicesDock::loadInput()
     const std::string path = graph->path.toStdString();
     if (graph->path.startsWith(QLatin1Char(':'))) {
         const QString error = tr("The bundled sample cannot be split here: open a graph file (File > Open).");
+        m_inputPending = true;
         m_loader.setFuture(runConcurrently([error] { return LoadedInput {nullptr, error}; }));
         return;
     }
     // Captures only values: closing the window while a big file loads must not touch a freed dock.
+    m_inputPending = true;
     m_loader.setFuture(runConcurrently([path]() -> LoadedInput {
         try {
             return {std::make_shared<const devices::DeviceSplitInput>(path), {}};

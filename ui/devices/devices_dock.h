@@ -46,6 +46,7 @@ private:
         QString error;
     };
     QFutureWatcher<LoadedInput> m_loader;
+    bool m_inputPending = false; ///< until the loader's result is in the panel (see isBusy)
     bool m_loadedForGraph = false;
     bool m_shown = false; ///< on screen: the current tab of its dock area, or alone
     std::vector<int> m_partitionOfNode;

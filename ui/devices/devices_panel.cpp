@@ -64,6 +64,7 @@ DevicesPanel::DevicesPanel(QWidget* parent)
 
     connect(m_editor, &DeviceListEditor::edited, this, &DevicesPanel::repartition);
     connect(&m_watcher, &QFutureWatcher<Outcome>::finished, this, [this] {
+        m_splitPending = false;
         if (std::exchange(m_rerun, false))
             repartition(); // what just finished is for settings the user has already changed
         else
@@ -104,6 +105,7 @@ void DevicesPanel::repartition()
     }
     m_hint->hide();
     auto input = m_input;
+    m_splitPending = true;
     m_watcher.setFuture(runConcurrently([input, s] {
         Outcome outcome;
         try {

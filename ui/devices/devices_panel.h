@@ -40,7 +40,7 @@ public:
     /// The last successful split, if the last run succeeded.
     const std::optional<devices::DeviceSplit>& split() const { return m_split; }
     /// A split is being made (what is shown may be for older settings).
-    bool isBusy() const { return m_watcher.isRunning() || m_rerun; }
+    bool isBusy() const { return m_splitPending || m_rerun; }
 
 Q_SIGNALS:
     /// A new split: per node id, the index of its partition (-1: none), for colouring the canvas.
@@ -70,6 +70,9 @@ private:
     std::optional<devices::DeviceSplit> m_split;
     QFutureWatcher<Outcome> m_watcher;
     bool m_rerun = false; ///< an edit came while a run was going: run again when it ends
+    /// Until the split's result is handled: the watcher stops running before its finished signal
+    /// arrives.
+    bool m_splitPending = false;
 };
 
 } // namespace remat::ui

@@ -101,12 +101,14 @@ void TeachingWindow::teach(
     m_steps->clear();
     m_scene->clear();
     m_text->setText(tr("Building the flow network and cutting it…"));
+    m_lessonPending = true;
     m_watcher.setFuture(
         runConcurrently([graph, options, region] { return buildLesson(graph, options, region); }));
 }
 
 void TeachingWindow::onLessonReady()
 {
+    m_lessonPending = false;
     m_lesson = m_watcher.result();
     if (!m_lesson->error.isEmpty()) {
         m_text->setText(tr("<b>No lesson for this graph:</b> %1").arg(m_lesson->error.toHtmlEscaped()));
@@ -120,7 +122,7 @@ void TeachingWindow::onLessonReady()
 
 bool TeachingWindow::isBusy() const
 {
-    return m_watcher.isRunning() || m_renderer->isBusy();
+    return m_lessonPending || m_renderer->isBusy();
 }
 
 QString TeachingWindow::stepText() const

@@ -51,6 +51,9 @@ private:
     QPushButton* m_next;
     DotRenderer* m_renderer;
     QFutureWatcher<LessonPtr> m_watcher;
+    // From teach() until onLessonReady() has run: the watcher stops running before its finished
+    // signal arrives, and a caller waiting on isBusy() would find no lesson in between.
+    bool m_lessonPending = false;
     LessonPtr m_lesson;
     std::map<int, QByteArray> m_pictures; ///< per step, once rendered
     int m_step = -1;
