@@ -69,6 +69,28 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(idle(w) && w.document()->outcome()->result->isSaved(relu), kTimeoutMs);
     }
 
+    /// A graph that cannot be partitioned (torch 1.13 prints no tensor sizes) says why once, as
+    /// the node's decision; the what-if said the same long sentence again.
+    void aGraphThatDoesNotPartitionSaysSoOnce()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        w.openFile(QStringLiteral(REMAT_TEST_DATA_DIR "/printed/conv_batchnorm.torch113.txt"));
+        QTRY_VERIFY_WITH_TIMEOUT(!w.isBusy() && w.document()->outcome(), kTimeoutMs);
+        QVERIFY(!w.document()->outcome()->ok());
+        const NodeId conv = w.document()->graph()->graph.find("convolution");
+        QVERIFY(conv != kNoNode);
+        w.selection()->selectNode(conv, NodeSelection::Origin::Program);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            w.inspector()->toPlainText().contains(QStringLiteral("convolution")), kTimeoutMs);
+        const QString text = w.inspector()->toPlainText();
+        QCOMPARE(text.count(QStringLiteral("cannot be partitioned")), 1);
+        QVERIFY2(text.contains(QStringLiteral("Nothing to try while the graph does not partition.")),
+            qPrintable(text));
+        QVERIFY(!w.inspector()->analysis()); // nothing was asked of the analyst
+    }
+
     void bannedNodeSaysWhyAndChangedNodesFlash()
     {
         MainWindow w;

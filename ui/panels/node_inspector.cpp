@@ -65,9 +65,16 @@ void NodeInspector::refresh()
         setHtml(emptyReport(nullptr));
     } else if (const NodeId n = m_selection->currentNode(); n != kNoNode) {
         m_reportHtml = nodeReport(state, n);
-        requestAnalysis(n);
+        // A failed partition is explained once, as the decision's reason: the what-if would only
+        // repeat it.
+        const bool failed = state.outcome && !state.outcome->ok();
+        if (!failed)
+            requestAnalysis(n);
         // The what-if goes right under the decision and its reason, before the node's facts.
-        const QString whatIf = m_analysis ? whatIfReport(*state.graph, *m_analysis) : tr("<h3>What if</h3><p><i>Working it out…</i></p>");
+        const QString whatIf = failed
+            ? tr("<h3>What if</h3><p>Nothing to try while the graph does not partition.</p>")
+            : m_analysis ? whatIfReport(*state.graph, *m_analysis)
+                         : tr("<h3>What if</h3><p><i>Working it out…</i></p>");
         const qsizetype facts = m_reportHtml.indexOf(QLatin1String("<table"));
         setHtml(facts < 0 ? m_reportHtml + whatIf : QString(m_reportHtml).insert(facts, whatIf));
     } else if (const int g = m_selection->currentGroup(); g >= 0) {
