@@ -22,7 +22,9 @@ PartitionOutcomePtr runPartition(const LoadedGraph& loaded, const PartitionOptio
         outcome->error = QString::fromUtf8(e.what());
         return outcome;
     } catch (const std::exception& e) {
-        outcome->error = QStringLiteral("The partitioner failed: %1").arg(QString::fromUtf8(e.what()));
+        // Not a problem of the graph's (those are Errors): say so. The panel and the status bar add
+        // "The partitioner failed:" themselves.
+        outcome->error = QStringLiteral("internal error: %1").arg(QString::fromUtf8(e.what()));
         return outcome;
     }
     outcome->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
