@@ -28,6 +28,8 @@
 #include <QTest>
 #include <QUndoStack>
 
+#include <algorithm>
+
 using namespace remat;
 using namespace remat::ui;
 using namespace remat::ui::test;
@@ -69,6 +71,26 @@ private Q_SLOTS:
 
     /// A picture shown whole sits in the room the legend leaves: Qt centres a scene that fits in
     /// the whole viewport, which put gpt_n24's last groups under the unfolded legend.
+    /// A partition that fails says so in the status bar in words that fit it; the reason, a path
+    /// and a sentence or two, was cut off at the bar's end. The Partition panel has it whole.
+    void aFailedPartitionFitsTheStatusBar()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        w.resize(1280, 800);
+        w.show();
+        w.openFile(QStringLiteral(REMAT_TEST_DATA_DIR "/printed/conv_batchnorm.torch113.txt"));
+        QTRY_VERIFY_WITH_TIMEOUT(!w.isBusy() && w.document()->outcome(), kTimeoutMs);
+        QVERIFY(!w.document()->outcome()->ok());
+        QTRY_COMPARE_WITH_TIMEOUT(w.statusBar()->currentMessage(),
+            QStringLiteral("The partitioner failed; the Partition panel says why."), kTimeoutMs);
+        const auto labels = w.partitionPanel()->findChildren<QLabel*>();
+        QVERIFY(std::any_of(labels.begin(), labels.end(), [](const QLabel* label) {
+            return test::shownText(label).contains(QStringLiteral("The partitioner failed:"))
+                && test::shownText(label).contains(QStringLiteral("cannot be partitioned"));
+        }));
+    }
+
     void aWholePictureSitsClearOfTheLegend()
     {
         const QString path = test::oraclePath("gpt_n24.json");

@@ -484,7 +484,8 @@ void MainWindow::connectDocument()
     });
     connect(m_document, &GraphDocument::partitionChanged, this, [this](PartitionOutcomePtr outcome) {
         if (outcome && !outcome->ok())
-            statusBar()->showMessage(tr("The partitioner failed: %1").arg(outcome->error), 10000);
+            // The reason (a file path and a sentence or two) is longer than the bar: the panel has it whole.
+            statusBar()->showMessage(tr("The partitioner failed; the Partition panel says why."), 10000);
         m_exportActions->updateEnabled();
     });
     connect(m_exportActions, &ExportActions::exported, this, [this](const QString& message) { statusBar()->showMessage(message, 8000); });
