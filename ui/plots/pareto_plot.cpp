@@ -346,7 +346,7 @@ void ParetoPlot::rebuild()
             const ParetoPoint& p = points[static_cast<std::size_t>(current)];
             QVector<double> cx, cy;
             for (bool peak : {false, true}) {
-                if ((peak && showPeak) || (!peak && showActivations)) {
+                if (showsSeries(peak)) {
                     cx << xOf(current, peak);
                     cy << p.metrics.estimatedRuntime / m_yScale;
                 }
@@ -397,7 +397,7 @@ int ParetoPlot::pointAt(const QPoint& position) const
     const auto& points = m_snapshot->result.points;
     for (std::size_t i = 0; i < points.size(); ++i) {
         for (bool peak : {false, true}) {
-            if ((peak && m_series == Series::Activations) || (!peak && m_series == Series::Peak))
+            if (!showsSeries(peak))
                 continue;
             const QPointF pixel = pixelOf(static_cast<int>(i), peak);
             const double d = std::pow(pixel.x() - position.x(), 2) + std::pow(pixel.y() - position.y(), 2);
@@ -408,6 +408,11 @@ int ParetoPlot::pointAt(const QPoint& position) const
         }
     }
     return best;
+}
+
+bool ParetoPlot::showsSeries(bool peak) const
+{
+    return peak ? m_series != Series::Activations : m_series != Series::Peak;
 }
 
 double ParetoPlot::recordedX(const ParetoSnapshot::Recorded& plan, bool peak) const
@@ -430,7 +435,7 @@ std::vector<int> ParetoPlot::recordedAt(const QPoint& position) const
         return out;
     for (std::size_t i = 0; i < m_snapshot->recorded.size(); ++i) {
         for (bool peak : {false, true}) {
-            if ((peak && m_series == Series::Activations) || (!peak && m_series == Series::Peak))
+            if (!showsSeries(peak))
                 continue;
             const QPointF pixel = recordedPixel(static_cast<int>(i), peak);
             if (std::pow(pixel.x() - position.x(), 2) + std::pow(pixel.y() - position.y(), 2)

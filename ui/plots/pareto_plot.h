@@ -66,6 +66,8 @@ private:
     void onMouseMove(QMouseEvent* event);
     void onMousePress(QMouseEvent* event);
     double xOf(int index, bool peak) const;
+    /// Whether the peak (or activation) series is on the plot.
+    bool showsSeries(bool peak) const;
     double recordedX(const ParetoSnapshot::Recorded& plan, bool peak) const;
     /// Whether a point is on the frontier of each series shown (tooltip line).
     QString dominanceText(int index) const;
