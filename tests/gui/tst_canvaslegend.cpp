@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+// The canvas legend shows every label whole: "banned from recompute (⊘)" lost its ")" in a column
+// of fixed width, the ⊘ coming from a fallback font wider than the label's own font predicts.
+#include "canvas/canvas_legend.h"
+
+#include <QImage>
+
+#include <QTest>
+#include <algorithm>
+
+using namespace remat::ui;
+
+namespace {
+
+/// The rightmost column in [from, to) of `box`'s rows with a pixel darker than the background, or -1.
+int rightmostInk(const QImage& image, const QRect& box, int from, int to)
+{
+    for (int x = std::min(to, image.width()) - 1; x >= std::max(from, 0); --x) {
+        for (int y = box.top(); y <= box.bottom(); ++y) {
+            if (qGray(image.pixel(x, y)) < 160)
+                return x;
+        }
+    }
+    return -1;
+}
+
+/// Whether any pixel in the columns [from, to) of `box` is darker than the legend's background.
+bool hasInk(const QImage& image, const QRect& box, int from, int to)
+{
+    for (int x = std::max(from, 0); x < std::min(to, image.width()); ++x) {
+        for (int y = box.top(); y <= box.bottom(); ++y) {
+            if (qGray(image.pixel(x, y)) < 160)
+                return true;
+        }
+    }
+    return false;
+}
+
+} // namespace
+
+class TestCanvasLegend : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void everyLabelIsDrawnWhole()
+    {
+        CanvasLegend legend;
+        QVERIFY(!legend.isFolded());
+        legend.resize(legend.sizeHint());
+        QImage image(legend.size(), QImage::Format_ARGB32);
+        image.fill(Qt::white);
+        legend.render(&image);
+        QCOMPARE(CanvasLegend::labelCount(), 13);
+        for (int i = 0; i < CanvasLegend::labelCount(); ++i) {
+            const QRect label = legend.labelRect(i);
+            QVERIFY2(!label.isEmpty(), qPrintable(QString::number(i)));
+            const QString what = QString::number(i) + ": " + legend.labelText(i);
+            // Inside the frame, and drawn to the end of its measured width (a ")" cut in half
+            // left ink two pixels short of it).
+            QVERIFY2(legend.rect().adjusted(4, 2, -4, -2).contains(label), qPrintable(what));
+            const int ink = rightmostInk(image, label, label.left(), label.right() + 3);
+            QVERIFY2(ink >= label.right() - 1, qPrintable(what + " ends at " + QString::number(ink)));
+            // Nothing beyond it up to the frame or the next column: no label runs into another.
+            QVERIFY2(
+                !hasInk(image, label, label.right() + 3, label.right() + 10), qPrintable(QString::number(i)));
+        }
+        // The two columns do not touch.
+        QVERIFY(legend.labelRect(4).right() + 8 < legend.labelRect(6).left() - 20);
+    }
+
+    void aLargerFontWidensTheLegend()
+    {
+        CanvasLegend legend;
+        const int before = legend.sizeHint().width();
+        QFont wider = legend.font();
+        wider.setStretch(QFont::ExtraExpanded);
+        wider.setLetterSpacing(QFont::AbsoluteSpacing, 2);
+        legend.setFont(wider);
+        QVERIFY(legend.sizeHint().width() > before);
+        QCOMPARE(legend.width(), legend.sizeHint().width());
+    }
+
+    void foldedHasNoLabels()
+    {
+        CanvasLegend legend;
+        legend.setFolded(true);
+        QVERIFY(legend.labelRect(0).isEmpty());
+        QVERIFY(legend.sizeHint().width() < 100);
+    }
+};
+
+QTEST_MAIN(TestCanvasLegend)
+#include "tst_canvaslegend.moc"
