@@ -5,6 +5,7 @@
 #include "model/node_text.h"
 #include "plots/plot_title.h"
 #include "plots/plot_units.h"
+#include "plots/point_labels.h"
 #include "plots/recorded_plan_text.h"
 
 #include <QToolTip>
@@ -70,45 +71,6 @@ QColor faint(QColor colour)
     return colour;
 }
 
-/// Turns a point's label away from the nearer edges of the plot (left of a point in the right
-/// half, above one in the lower half), so that it is never cut off by the axes.
-void placeAwayFromEdges(QCPItemText* label, const QCPRange& x, const QCPRange& y)
-{
-    const QPointF at = label->position->coords();
-    const bool right = at.x() > x.center();
-    const bool low = at.y() < y.center();
-    label->setPositionAlignment(
-        (right ? Qt::AlignRight : Qt::AlignLeft) | (low ? Qt::AlignBottom : Qt::AlignTop));
-    label->setPadding(QMargins(right ? 0 : 4, low ? 0 : 2, right ? 4 : 0, low ? 2 : 0));
-}
-
-/// Labels sorted by x: one that would run into the one before it moves a line further from its
-/// point (away from the nearer edge, as placeAwayFromEdges turned it), so that neighbouring budgets
-/// stay readable.
-void separateCrowdedLabels(const std::vector<QCPItemText*>& labels, const QCPAxis* x)
-{
-    double previousEnd = -std::numeric_limits<double>::infinity();
-    int previousLevel = 0;
-    for (QCPItemText* label : labels) {
-        const QFontMetricsF metrics(label->font());
-        const double width = metrics.horizontalAdvance(label->text()) + 4;
-        const double at = x->coordToPixel(label->position->coords().x());
-        const double start = label->positionAlignment() & Qt::AlignRight ? at - width : at;
-        const int level = start < previousEnd ? previousLevel + 1 : 0;
-        if (level > 0) {
-            const int lift = level * (qCeil(metrics.height()) + 2);
-            QMargins p = label->padding();
-            if (label->positionAlignment() & Qt::AlignBottom)
-                p.setBottom(p.bottom() + lift); // above its point: higher
-            else
-                p.setTop(p.top() + lift); // below its point: lower
-            label->setPadding(p);
-        }
-        previousLevel = level;
-        previousEnd = start + width;
-    }
-}
-
 } // namespace
 
 ParetoPlot::ParetoPlot(QWidget* parent)
@@ -140,6 +102,8 @@ ParetoPlot::ParetoPlot(QWidget* parent)
     connect(m_plot, &QCustomPlot::mouseMove, this, &ParetoPlot::onMouseMove);
     connect(m_plot, &QCustomPlot::mousePress, this, &ParetoPlot::onMousePress);
     connect(m_plot, &QCustomPlot::mouseRelease, this, [this] { m_dragging = false; });
+    // Labels are kept apart in pixels: again whenever the plot is laid out (resized, zoomed, exported).
+    connect(m_plot, &QCustomPlot::afterLayout, this, [this] { placePointLabels(m_pointLabels); });
     rebuild();
 }
 
@@ -227,6 +191,7 @@ void ParetoPlot::rebuild()
 {
     m_plot->clearGraphs();
     m_plot->clearItems();
+    m_pointLabels.clear();
     const bool showActivations = m_series != Series::Peak;
     const bool showPeak = m_series != Series::Activations;
     const std::vector<ParetoPoint> empty;
@@ -282,8 +247,6 @@ void ParetoPlot::rebuild()
     if (showPeak)
         addSeries(true, kPeakColour, tr("simulated peak"));
 
-    std::vector<QCPItemText*> pointLabels; // placed once the axes' ranges are known
-    std::vector<QCPItemText*> recordedLabels; // by x, so that crowded neighbours can be told apart
     if (m_snapshot && !m_snapshot->recorded.empty()) {
         // Like the sweep's plans, each is drawn on every series shown; the label goes on one.
         QVector<double> rx, ry;
@@ -307,8 +270,7 @@ void ParetoPlot::rebuild()
             label->setText(QStringLiteral("PyTorch %1").arg(budgets.join(QStringLiteral(", "))));
             label->setColor(kRecordedColour);
             label->setFont(QFont(font().family(), 7));
-            pointLabels.push_back(label);
-            recordedLabels.push_back(label);
+            m_pointLabels.push_back(label);
         }
         scatterGraph(m_plot, kRecordedColour, QCPScatterStyle::ssCross, 11, tr("PyTorch's recorded plans"))
             ->setData(rx, ry);
@@ -334,7 +296,7 @@ void ParetoPlot::rebuild()
             ->setData({x}, {y});
         auto* label = new QCPItemText(m_plot);
         label->position->setCoords(x, y);
-        pointLabels.push_back(label);
+        m_pointLabels.push_back(label);
         label->setText(
             tr("lowest peak %1 (budget %2)").arg(formatBytes(*p.metrics.peakBytes)).arg(p.budget, 0, 'g', 3));
         label->setColor(QColor(150, 0, 150));
@@ -363,9 +325,6 @@ void ParetoPlot::rebuild()
         axis->setRange(std::min(range.lower - margin, axis == m_plot->yAxis ? -margin : range.lower - margin),
             range.upper + margin);
     }
-    for (QCPItemText* label : pointLabels)
-        placeAwayFromEdges(label, m_plot->xAxis->range(), m_plot->yAxis->range());
-    separateCrowdedLabels(recordedLabels, m_plot->xAxis);
     showLegend(!points.empty());
     // With no plan yet, numbers on the axes would only be QCustomPlot's default range.
     for (QCPAxis* axis : {m_plot->xAxis, m_plot->yAxis})

@@ -8,6 +8,7 @@
 #include <optional>
 #include <vector>
 
+class QCPItemText;
 class QCPLayoutGrid;
 class QCPTextElement;
 class QCustomPlot;
@@ -78,6 +79,7 @@ private:
     QCPTextElement* m_title = nullptr;
     QCPLayoutGrid* m_legendColumn = nullptr;
     ParetoSnapshotPtr m_snapshot;
+    std::vector<QCPItemText*> m_pointLabels; ///< owned by the plot; placed at each layout
     Series m_series = Series::Both;
     std::optional<double> m_currentBudget;
     double m_xScale = 1;
