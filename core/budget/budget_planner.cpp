@@ -57,6 +57,23 @@ std::string_view stageName(BudgetStage stage)
     return "";
 }
 
+std::string_view stageLiftedBans(BudgetStage stage)
+{
+    switch (stage) {
+    case BudgetStage::KeepInputs:
+    case BudgetStage::RuntimeOptimal:
+        return "";
+    case BudgetStage::MoreAggressive:
+        return "the fusion heuristics' bans (used far apart, long fusible chains, materialized in "
+               "the backward)";
+    case BudgetStage::Aggressive:
+    case BudgetStage::Knapsack:
+        return "the fusion heuristics' bans (used far apart, long fusible chains, materialized in "
+               "the backward) and the allowlist's";
+    }
+    return "";
+}
+
 std::vector<int> BudgetDecision::solutionKey() const
 {
     std::vector<int> key {static_cast<int>(stage)};
@@ -123,8 +140,10 @@ const BudgetPlanner::Shared& BudgetPlanner::aggressive() const
         // The three min-cuts of the escalation are independent (only their ratios need the first):
         // cut them at once, so that a single plan (a what-if) waits for one cut, not three.
         const std::vector<char> none(m_prepared->joint().size(), 0);
-        auto moreAggressive = std::async(std::launch::async, [&] { return m_prepared->solve(aggressiveOptions(true), none); });
-        auto aggressive = std::async(std::launch::async, [&] { return m_prepared->solve(aggressiveOptions(false), none); });
+        auto moreAggressive = std::async(
+            std::launch::async, [&] { return m_prepared->solve(aggressiveOptions(true), none); });
+        auto aggressive = std::async(
+            std::launch::async, [&] { return m_prepared->solve(aggressiveOptions(false), none); });
         optimal();
         s.moreAggressive = moreAggressive.get();
         s.moreAggressiveRatio = memoryRatio(s.moreAggressive.saved);

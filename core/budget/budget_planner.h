@@ -30,6 +30,9 @@ enum class BudgetStage {
     Knapsack, ///< the knapsack chose which banned nodes to recompute
 };
 std::string_view stageName(BudgetStage stage);
+/// The plain min-cut's bans that the stage's min-cut goes without, as a phrase; empty for the
+/// stages that run the plain min-cut or none. A node they banned may be recomputed there.
+std::string_view stageLiftedBans(BudgetStage stage);
 
 /// A knapsack item: a node the aggressive min-cut still had to ban.
 struct KnapsackItem {

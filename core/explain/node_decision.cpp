@@ -108,6 +108,12 @@ std::string recomputedReason(const PartitionResult& r, NodeId n, const BudgetDec
             + " banned nodes it stopped saving to fit the budget); the min-cut then recomputed it.";
     if (!r.cutValue)
         return "The backward needs it and the plan does not save it, so the backward recomputes it.";
+    if (budget && !stageLiftedBans(budget->stage).empty())
+        return budgetPrefix(*budget) + "its min-cut goes without "
+            + std::string(stageLiftedBans(budget->stage))
+            + ", and its save edge is not on that cut: recomputing it in the backward from saved values "
+              "costs "
+              "less than keeping it.";
     return "Not banned, and its save edge is not on the minimum cut: recomputing it in the backward from "
            "saved "
            "values costs less than keeping it.";

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The memory-budget partitioner in the app: the panel's controls, live re-planning off the GUI
 // thread with one BudgetSession per graph + tags, the summary, and the canvas and tables.
-#include "window/main_window.h"
 #include "budget/budget_session.h"
 #include "canvas/graph_canvas.h"
 #include "canvas/graph_scene.h"
@@ -12,6 +11,7 @@
 #include "model/decision_text.h"
 #include "panels/budget_controls.h"
 #include "panels/partition_panel.h"
+#include "window/main_window.h"
 
 #include <QComboBox>
 #include <QDockWidget>
@@ -147,6 +147,30 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(budgetOf(w) && budgetOf(w)->plan->budget == 0.25 && idle(w), kTimeoutMs);
         QVERIFY2(test::shownText(panel->referenceLabel()).contains(QStringLiteral("memory_budget_0.25")),
             qPrintable(test::shownText(panel->referenceLabel())));
+    }
+
+    /// hf_bert's gelu_1: the plain min-cut bans it (materialized in the backward); under budget 0.3
+    /// the knapsack stage's min-cut goes without that ban and recomputes it. The Inspector said
+    /// only "cheaper to recompute", which reads as a contradiction of the ban shown a moment before.
+    void aBanTheBudgetLiftsIsSaid()
+    {
+        MainWindow w;
+        QVERIFY(openAndWait(w, test::oraclePath("torch2/hf_bert_mlm_train.json")));
+        const NodeId gelu = w.document()->graph()->graph.find("gelu_1");
+        QVERIFY(gelu != kNoNode);
+        QVERIFY(decisionReason(*w.document()->graph(), w.document()->outcome().get(), gelu)
+                    .contains(QStringLiteral("materialized in the backward")));
+        QVERIFY(chooseBudgetPartitioner(w));
+        w.partitionPanel()->budgetControls()->spinBox()->setValue(0.3);
+        QTRY_VERIFY_WITH_TIMEOUT(budgetOf(w) && budgetOf(w)->plan->budget == 0.3 && idle(w), kTimeoutMs);
+        QCOMPARE(budgetOf(w)->plan->stage, BudgetStage::Knapsack);
+        QVERIFY(w.document()->outcome()->has(gelu, Recomputed));
+        const QString reason = decisionReason(*w.document()->graph(), w.document()->outcome().get(), gelu);
+        QVERIFY2(reason.contains(
+                     QStringLiteral("Memory budget 0.3 (knapsack): its min-cut goes without the fusion "
+                                    "heuristics' bans (used far apart, long fusible chains, materialized "
+                                    "in the backward) and the allowlist's")),
+            qPrintable(reason));
     }
 
     /// The budget controls appear when the budget partitioner is chosen: the Partition dock widens

@@ -61,6 +61,13 @@ remat_explain_json_test(explain_newest_roofline_json CODE 0
   CHECK "d['before']['runtime_unit'] == 'ms'")
 remat_cli_test(explain_budget_text CODE 0 ARGS explain ${GPT2} --budget 0.3 mm
   STDOUT "memory budget 0.3 \\(torch-2.14 rules, dp knapsack, flops estimator\\).*decision.*what if")
+# hf_bert's gelu_1: the plain min-cut bans it (materialized in the backward); budget 0.3's min-cut
+# goes without that ban and recomputes it, and the reason says so.
+set(BERT ${REMAT_EXPLAIN_ORACLE}/torch2/hf_bert_mlm_train.json)
+remat_cli_test(explain_lifted_ban CODE 0 ARGS explain ${BERT} gelu_1
+  STDOUT "decision +banned\nreason +Banned from recomputation: materialized in the backward")
+remat_cli_test(explain_budget_lifted_ban CODE 0 ARGS explain ${BERT} gelu_1 --budget 0.3
+  STDOUT "decision +recomputed\nreason +Memory budget 0.3 \\(knapsack\\): its min-cut goes without the fusion heuristics' bans \\(used far apart, long fusible chains, materialized in the backward\\) and the allowlist's")
 remat_cli_test(explain_unknown_node CODE 2 ARGS explain ${MLP} nope STDERR "NODE: .*has no node 'nope'")
 remat_cli_test(explain_missing_node CODE 2 ARGS explain ${MLP} STDERR "expected a GRAPH file and a NODE name")
 remat_cli_test(explain_missing_file CODE 1 ONE_LINE_ERROR ARGS explain /nonexistent/graph.json relu

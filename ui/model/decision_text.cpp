@@ -8,8 +8,8 @@
 
 #include "budget/region_budget.h"
 #include "model/budget_outcome.h"
-#include "model/policy_names.h"
 #include "model/node_text.h"
+#include "model/policy_names.h"
 #include "model/qt_strings.h"
 
 namespace remat::ui {
@@ -48,12 +48,14 @@ QString decisionReason(const LoadedGraph& graph, const PartitionOutcome* outcome
     const PartitionResult& r = *outcome->result;
     const auto f = outcome->flagsOf(n);
     const bool minCut = outcome->options.partitioner == PartitionerKind::MinCut;
-    const auto tag = r.effectiveTags.empty() ? CheckpointPolicy::None : r.effectiveTags[static_cast<std::size_t>(n)];
+    const auto tag
+        = r.effectiveTags.empty() ? CheckpointPolicy::None : r.effectiveTags[static_cast<std::size_t>(n)];
     const QString tagName = QLatin1String(policyName(tag));
     QStringList parts;
     const int ban = outcome->banIndex.empty() ? -1 : outcome->banIndex[static_cast<std::size_t>(n)];
     if (ban >= 0)
-        parts << QObject::tr("Banned from recomputation: %1.").arg(QString::fromStdString(r.banned[static_cast<std::size_t>(ban)].reason));
+        parts << QObject::tr("Banned from recomputation: %1.")
+                     .arg(QString::fromStdString(r.banned[static_cast<std::size_t>(ban)].reason));
     // Under a memory budget, two stages run no min-cut, and the knapsack decides some recomputations.
     const BudgetedPlan* budget = outcome->budget ? outcome->budget->plan.get() : nullptr;
     const bool noCut = budget && budget->stage == BudgetStage::KeepInputs;
@@ -63,12 +65,14 @@ QString decisionReason(const LoadedGraph& graph, const PartitionOutcome* outcome
         if (tag == CheckpointPolicy::MustSave)
             parts << QObject::tr("Tagged MUST_SAVE: the partitioner has to keep it.");
         else if (noCut)
-            parts << QObject::tr("Memory budget %1 (%2): only graph inputs, MUST_SAVE nodes and values that must stay in the "
-                                 "forward are saved.")
+            parts << QObject::tr(
+                "Memory budget %1 (%2): only graph inputs, MUST_SAVE nodes and values that must stay in the "
+                "forward are saved.")
                          .arg(toQString(pythonFloat(budget->budget)), toQString(stageName(budget->stage)));
         else if (minCut)
-            parts << QObject::tr("Its save edge is in the minimum cut: keeping it is cheaper than recomputing "
-                                 "what the backward needs from it.");
+            parts << QObject::tr(
+                "Its save edge is in the minimum cut: keeping it is cheaper than recomputing "
+                "what the backward needs from it.");
         else
             parts << QObject::tr("The default partition saves every forward value the backward uses.");
     } else if (f & Recomputed) {
@@ -78,23 +82,35 @@ QString decisionReason(const LoadedGraph& graph, const PartitionOutcome* outcome
             parts << QObject::tr("Memory budget %1 (%2): the backward recomputes everything it can.")
                          .arg(toQString(pythonFloat(budget->budget)), toQString(stageName(budget->stage)));
         else if (knapsackAllowed)
-            parts << QObject::tr("The memory budget's knapsack allowed recomputing it (one of the %1 banned nodes it stopped "
-                                 "saving to fit budget %2); the min-cut then recomputed it.")
+            parts << QObject::tr(
+                "The memory budget's knapsack allowed recomputing it (one of the %1 banned nodes it stopped "
+                "saving to fit budget %2); the min-cut then recomputed it.")
                          .arg(budget->decision.knapsack.recomputed.size())
                          .arg(toQString(pythonFloat(budget->budget)));
+        else if (budget && !stageLiftedBans(budget->stage).empty())
+            // A node the plain min-cut bans (gelu "materialized in the backward") is recomputed here.
+            parts << QObject::tr(
+                "Memory budget %1 (%2): its min-cut goes without %3, and its save edge is not in that "
+                "cut: recomputing it from saved values costs less than keeping it.")
+                         .arg(toQString(pythonFloat(budget->budget)), toQString(stageName(budget->stage)),
+                             toQString(stageLiftedBans(budget->stage)));
         else
-            parts << QObject::tr("Cheaper to recompute from saved values than to keep: its save edge is not in the cut.");
+            parts << QObject::tr(
+                "Cheaper to recompute from saved values than to keep: its save edge is not in the cut.");
     }
     if (!outcome->referenceKey.isEmpty() && bool(f & Saved) != bool(f & ReferenceSaved)) {
-        parts << ((f & Saved) ? QObject::tr("PyTorch's recorded %1 partition does not save it.").arg(outcome->referenceKey)
-                              : QObject::tr("PyTorch's recorded %1 partition saves it.").arg(outcome->referenceKey));
+        parts << ((f & Saved)
+                ? QObject::tr("PyTorch's recorded %1 partition does not save it.").arg(outcome->referenceKey)
+                : QObject::tr("PyTorch's recorded %1 partition saves it.").arg(outcome->referenceKey));
     }
     return parts.join(QLatin1Char(' '));
 }
 
-QString tagDescription(const LoadedGraph& graph, CheckpointPolicy inForce, bool userSet, const PartitionOutcome* outcome, NodeId n)
+QString tagDescription(const LoadedGraph& graph, CheckpointPolicy inForce, bool userSet,
+    const PartitionOutcome* outcome, NodeId n)
 {
-    QString text = inForce == CheckpointPolicy::None ? QObject::tr("none") : QString::fromLatin1(policyName(inForce));
+    QString text
+        = inForce == CheckpointPolicy::None ? QObject::tr("none") : QString::fromLatin1(policyName(inForce));
     if (userSet)
         text += QObject::tr(" (your tag)");
     else if (inForce != CheckpointPolicy::None)
@@ -102,7 +118,8 @@ QString tagDescription(const LoadedGraph& graph, CheckpointPolicy inForce, bool 
     if (outcome && outcome->ok() && !outcome->result->effectiveTags.empty()) {
         const auto effective = outcome->result->effectiveTags[static_cast<std::size_t>(n)];
         if (effective != inForce)
-            text += QObject::tr("; the partitioner's clean-up passes made it %1").arg(QLatin1String(policyName(effective)));
+            text += QObject::tr("; the partitioner's clean-up passes made it %1")
+                        .arg(QLatin1String(policyName(effective)));
     }
     Q_UNUSED(graph);
     return text;
@@ -110,8 +127,8 @@ QString tagDescription(const LoadedGraph& graph, CheckpointPolicy inForce, bool 
 
 QString optionsDescription(const PartitionOptions& options)
 {
-    QString text = toQString(partitionerName(options.partitioner)) + QStringLiteral(" · ") + toQString(ruleSetName(options.rules))
-        + QObject::tr(" rules");
+    QString text = toQString(partitionerName(options.partitioner)) + QStringLiteral(" · ")
+        + toQString(ruleSetName(options.rules)) + QObject::tr(" rules");
     if (options.partitioner == PartitionerKind::MinCut && options.rules == RuleSet::Torch113)
         text += QStringLiteral(" · ") + toQString(compilerName(options.compiler)) + QObject::tr(" op list");
     return text;
