@@ -22,8 +22,10 @@ void installCommandPlotWriters()
         [](const BudgetSession& session, const ParetoResult& result, const std::string& path) {
             check(renderParetoPlot(session, result, QString::fromStdString(path)));
         },
-        [](const JointGraph& graph, const MemoryProfile& profile, const std::string& path) {
-            check(renderTimelinePlot(graph, profile, QString::fromStdString(path)));
+        [](const JointGraph& graph, const MemoryProfile& profile, const std::string& planName,
+            const std::string& path) {
+            check(renderTimelinePlot(
+                graph, profile, QString::fromStdString(planName), QString::fromStdString(path)));
         },
     });
 }

@@ -15,6 +15,7 @@
 #include "io/plan_json.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <ostream>
 
 namespace remat::cli {
@@ -96,12 +97,15 @@ int memoryCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
     const JointGraph& graph = loadGraphArgument(args);
     const BudgetSession session(graph, budgetPartitionOptionsFrom(args), budgetOptions);
     BudgetedPlan plan;
+    std::string planName; // in the picture's title
     out << graph.filePath() << ": ";
     if (const auto path = args.value("--plan")) {
         plan = planFromFile(session, *path);
+        planName = std::filesystem::path(*path).filename().string();
         out << "plan " << *path << " (forward and backward re-extracted under the torch-2.14 rules)\n";
     } else {
         plan = session.plan(session.resolveBudget(configured).budget, MemorySimulationOptions {});
+        planName = "the plan at memory budget " + pythonFloat(plan.budget);
         out << "min-cut, torch-2.14 rules, memory budget " << pythonFloat(plan.budget) << "\n";
     }
     if (const auto csv = args.value("--csv")) {
@@ -112,7 +116,7 @@ int memoryCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
         writeFileAtomically(*csv, memoryTimelineToCsv(graph, *plan.memory));
     }
     if (const auto path = args.value("--plot")) {
-        plotWriters().timeline(graph, *plan.memory, *path);
+        plotWriters().timeline(graph, *plan.memory, planName, *path);
         out << "wrote " << *path << "\n";
     }
     printProfile(graph, plan, budgetOptions.device.value_or(DeviceProfile {}),

@@ -19,7 +19,10 @@ namespace remat::cli {
 /// Each writes PNG, SVG or PDF by the path's suffix and throws remat::Error when it cannot.
 struct PlotWriters {
     std::function<void(const BudgetSession&, const ParetoResult&, const std::string& path)> pareto;
-    std::function<void(const JointGraph&, const MemoryProfile&, const std::string& path)> timeline;
+    /// `planName` completes the title "memory of …": "the plan at memory budget 0.25", "plan.json".
+    std::function<void(
+        const JointGraph&, const MemoryProfile&, const std::string& planName, const std::string& path)>
+        timeline;
 };
 
 void installPlotWriters(PlotWriters writers);

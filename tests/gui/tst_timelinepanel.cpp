@@ -8,6 +8,7 @@
 #include "main_window_test_support.h"
 #include "model/budget_outcome.h"
 #include "panels/timeline_panel.h"
+#include "plots/plot_export.h"
 #include "plots/timeline_plot.h"
 #include "window/main_window.h"
 
@@ -147,6 +148,33 @@ private Q_SLOTS:
             QTRY_VERIFY2_WITH_TIMEOUT(labelsApart(plot),
                 qPrintable(QStringLiteral("%1x%2").arg(size.width()).arg(size.height())), kTimeoutMs);
         }
+    }
+
+    /// `memory --plot` exports a plot that was never shown: its legend took one column (six rows
+    /// under the plot of a 1100-pixel picture), wrapped for the widget's width, not the picture's.
+    void anExportLaysTheLegendOutAtThePicturesWidth()
+    {
+        MainWindow w;
+        QVERIFY(openAndWait(w, test::samplePath("transformer_block.json")));
+        QTRY_VERIFY_WITH_TIMEOUT(profiled(w), kTimeoutMs);
+        const LoadedGraphPtr graph = w.document()->graph();
+        TimelinePlot plot; // never shown, as in the command line's export
+        plot.setProfile(
+            std::shared_ptr<const JointGraph>(graph, &graph->graph), w.timelinePanel()->plot()->profile());
+        const QSize picture(1100, 680);
+        QList<int> wraps;
+        QList<QRect> legends;
+        connect(plot.plot(), &QCustomPlot::afterLayout, this, [&] {
+            wraps << plot.plot()->legend->wrap();
+            legends << plot.plot()->legend->outerRect();
+        });
+        QTemporaryDir dir;
+        QCOMPARE(savePlot(plot.plot(), dir.filePath(QStringLiteral("timeline.png")), picture), QString());
+        QVERIFY(!wraps.isEmpty());
+        // The picture's own layout, the last: its legend in one row of six, inside the picture.
+        QCOMPARE(wraps.last(), 6);
+        QVERIFY(legends.last().right() <= picture.width());
+        QVERIFY(legends.last().height() < 40);
     }
 };
 

@@ -6,12 +6,15 @@ set(REMAT_PICTURES ${CMAKE_CURRENT_BINARY_DIR}/pictures)
 file(MAKE_DIRECTORY ${REMAT_PICTURES})
 
 function(remat_picture_test name picture)
-  cmake_parse_arguments(T "" "" "ARGS;BEFORE" ${ARGN})
+  cmake_parse_arguments(T "" "CONTAINS" "ARGS;BEFORE" ${ARGN})
   string(REPLACE ";" "@@" command "$<TARGET_FILE:remat-explorer>;${T_ARGS}")
   set(defs "-DCOMMAND=${command}" "-DPICTURE=${REMAT_PICTURES}/${picture}")
   if(T_BEFORE)
     string(REPLACE ";" "@@" before "$<TARGET_FILE:remat-explorer>;${T_BEFORE}")
     list(APPEND defs "-DBEFORE=${before}")
+  endif()
+  if(DEFINED T_CONTAINS)
+    list(APPEND defs "-DCONTAINS=${T_CONTAINS}")
   endif()
   add_test(NAME cli_${name} COMMAND ${CMAKE_COMMAND} ${defs} -P ${REMAT_CHECK_PICTURE})
   set_tests_properties(cli_${name} PROPERTIES LABELS cli)
@@ -23,6 +26,12 @@ if(REMAT_BUILD_GUI)
   remat_picture_test(pareto_plot_pdf pareto.pdf ARGS pareto ${REMAT_ORACLE}/mlp3_relu.json --plot ${REMAT_PICTURES}/pareto.pdf)
   remat_picture_test(memory_plot_png memory.png
     ARGS memory ${REMAT_ORACLE}/transformer_encoder_block.json --budget 0.3 --plot ${REMAT_PICTURES}/memory.png)
+  # The title says which plan: "the plan" alone left a reader of the picture guessing.
+  remat_picture_test(memory_plot_svg memory.svg CONTAINS "memory of the plan at memory budget 0.3, step by step"
+    ARGS memory ${REMAT_ORACLE}/transformer_encoder_block.json --budget 0.3 --plot ${REMAT_PICTURES}/memory.svg)
+  remat_picture_test(memory_plot_plan_svg memory_plan.svg CONTAINS "memory of mlp3_for_svg.json, step by step"
+    BEFORE partition ${REMAT_ORACLE}/mlp3_relu.json --rules newest -o ${REMAT_PICTURES}/mlp3_for_svg.json
+    ARGS memory ${REMAT_ORACLE}/mlp3_relu.json --plan ${REMAT_PICTURES}/mlp3_for_svg.json --plot ${REMAT_PICTURES}/memory_plan.svg)
   remat_picture_test(memory_plot_plan_pdf memory.pdf
     BEFORE partition ${REMAT_ORACLE}/mlp3_relu.json --rules newest -o ${REMAT_PICTURES}/mlp3_for_memory.json
     ARGS memory ${REMAT_ORACLE}/mlp3_relu.json --plan ${REMAT_PICTURES}/mlp3_for_memory.json --plot ${REMAT_PICTURES}/memory.pdf)

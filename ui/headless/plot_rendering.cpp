@@ -54,15 +54,16 @@ QString renderParetoPlot(const BudgetSession& session, const ParetoResult& resul
     return savePlot(plot.plot(), path, kPictureSize);
 }
 
-QString renderTimelinePlot(const JointGraph& graph, const MemoryProfile& profile, const QString& path)
+QString renderTimelinePlot(
+    const JointGraph& graph, const MemoryProfile& profile, const QString& planName, const QString& path)
 {
     ensureApplication();
     auto planProfile = std::make_shared<PlanProfile>();
-    planProfile->label = QStringLiteral("plan");
+    planProfile->label = planName;
     planProfile->profile = profile;
     TimelinePlot plot;
     plot.resize(kPictureSize);
-    plot.setTitle(QStringLiteral("%1 — memory of the plan, step by step").arg(fileName(graph)));
+    plot.setTitle(QStringLiteral("%1 — memory of %2, step by step").arg(fileName(graph), planName));
     plot.setProfile(std::shared_ptr<const JointGraph>(&graph, [](const JointGraph*) {}),
         std::move(planProfile)); // borrowed for this call
     return savePlot(plot.plot(), path, kPictureSize);

@@ -16,6 +16,7 @@ namespace remat::ui {
 /// SVG or PDF by the path's suffix, written atomically. A QApplication on the offscreen platform
 /// is created when there is none. Each returns an empty string, or what went wrong.
 QString renderParetoPlot(const BudgetSession& session, const ParetoResult& result, const QString& path);
-QString renderTimelinePlot(const JointGraph& graph, const MemoryProfile& profile, const QString& path);
+QString renderTimelinePlot(
+    const JointGraph& graph, const MemoryProfile& profile, const QString& planName, const QString& path);
 
 } // namespace remat::ui

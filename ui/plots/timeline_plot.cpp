@@ -147,11 +147,15 @@ TimelinePlot::TimelinePlot(QWidget* parent)
 
 void TimelinePlot::fitToSize()
 {
-    const int columns = legendColumnsThatFit(*m_plot->legend, m_plot->width());
+    // The viewport, not the widget: an export lays the plot out at the picture's size.
+    const int columns = legendColumnsThatFit(*m_plot->legend, m_plot->viewport().width());
     if (m_plot->legend->wrap() != columns) {
         m_plot->legend->setWrap(columns);
         m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true); // re-wraps the entries
-        m_plot->replot(QCustomPlot::rpQueuedReplot);
+        // This drawing (a picture's, maybe the only one) is already laid out: again, with the new rows.
+        for (const auto phase :
+            {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
+            m_plot->plotLayout()->update(phase);
     }
     const double height = m_plot->axisRect()->height();
     if (height <= 0)

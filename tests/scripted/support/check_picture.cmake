@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # Runs a command that writes a picture, without a display, and checks the picture's format.
 #   -DCOMMAND="exe@@arg@@..." -DPICTURE=path [-DBEFORE="exe@@arg@@..."] (a command run first, e.g. to write a plan)
+#   [-DCONTAINS=text] (an SVG only: a text the drawing must hold, such as its title)
 # The format is read from the file's first bytes: PNG, SVG or PDF by the picture's suffix.
 # Run as under cron or CI (no XDG_RUNTIME_DIR either), stderr must stay empty: no Qt notices.
 foreach(variable DISPLAY WAYLAND_DISPLAY QT_QPA_PLATFORM XDG_RUNTIME_DIR)
@@ -39,6 +40,13 @@ else()
   file(READ "${PICTURE}" text LIMIT 4096)
   if(NOT text MATCHES "<svg")
     message(FATAL_ERROR "${PICTURE} is not an SVG drawing")
+  endif()
+  if(DEFINED CONTAINS)
+    file(READ "${PICTURE}" whole)
+    string(FIND "${whole}" "${CONTAINS}" at)
+    if(at EQUAL -1)
+      message(FATAL_ERROR "${PICTURE} does not say \"${CONTAINS}\"")
+    endif()
   endif()
   return()
 endif()
