@@ -24,6 +24,7 @@
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QStyleOptionGraphicsItem>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
@@ -89,6 +90,28 @@ private Q_SLOTS:
             return test::shownText(label).contains(QStringLiteral("The partitioner failed:"))
                 && test::shownText(label).contains(QStringLiteral("cannot be partitioned"));
         }));
+    }
+
+    /// The default partition of offload_mlp fails (PyTorch's too: getitem_10 is an output the
+    /// backward cannot compute). The tables empty, and their tabs said "Saved (18)" still, the
+    /// counts of the min-cut plan before.
+    void aFailedPartitionCountsNothing()
+    {
+        MainWindow w;
+        QVERIFY(openAndWait(w, test::oraclePath("torch2/offload_mlp_must_cpu_offload.json")));
+        QVERIFY(w.document()->outcome()->ok());
+        auto* tabs = w.partitionPanel()->findChild<QTabWidget*>();
+        QVERIFY(tabs);
+        QCOMPARE(tabs->tabText(0), QStringLiteral("Saved (18)"));
+        QComboBox* box = w.partitionPanel()->partitionerBox();
+        box->setCurrentIndex(box->findData(QStringLiteral("default")));
+        QTRY_VERIFY_WITH_TIMEOUT(idle(w) && w.document()->outcome()
+                && w.document()->outcome()->options.partitioner == PartitionerKind::Default,
+            kTimeoutMs);
+        QVERIFY(!w.document()->outcome()->ok());
+        QCOMPARE(tabs->tabText(0), QStringLiteral("Saved"));
+        QCOMPARE(tabs->tabText(1), QStringLiteral("Recomputed"));
+        QCOMPARE(tabs->tabText(2), QStringLiteral("Banned"));
     }
 
     void aWholePictureSitsClearOfTheLegend()

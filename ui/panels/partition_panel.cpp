@@ -269,6 +269,10 @@ void PartitionPanel::onPartitionChanged()
         m_summary->setText(tr("<span style='color:#b00'><b>The partitioner failed:</b> %1</span>").arg(outcome->error.toHtmlEscaped()));
         m_reference->clear();
         m_status->clear();
+        // The tables are empty: no count of the plan before.
+        m_tabs->setTabText(0, tr("Saved"));
+        m_tabs->setTabText(1, tr("Recomputed"));
+        m_tabs->setTabText(2, tr("Banned"));
         return;
     }
     const PartitionResult& r = *outcome->result;
