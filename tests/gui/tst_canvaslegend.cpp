@@ -49,8 +49,9 @@ private Q_SLOTS:
         QImage image(legend.size(), QImage::Format_ARGB32);
         image.fill(Qt::white);
         legend.render(&image);
-        QCOMPARE(CanvasLegend::labelCount(), 13);
-        for (int i = 0; i < CanvasLegend::labelCount(); ++i) {
+        QCOMPARE(legend.labelCount(), 13);
+        QCOMPARE(legend.labelText(0), QStringLiteral("forward"));
+        for (int i = 0; i < legend.labelCount(); ++i) {
             const QRect label = legend.labelRect(i);
             QVERIFY2(!label.isEmpty(), qPrintable(QString::number(i)));
             const QString what = QString::number(i) + ": " + legend.labelText(i);
@@ -65,6 +66,30 @@ private Q_SLOTS:
         }
         // The two columns do not touch.
         QVERIFY(legend.labelRect(4).right() + 8 < legend.labelRect(6).left() - 20);
+    }
+
+    /// Comparing plans, the nodes are filled by which plan saves them; showing a device split, by
+    /// the device partition that holds them: the first column says so, the marks stay.
+    void theFillsColumnFollowsTheCanvas()
+    {
+        CanvasLegend legend;
+        const int regionsWidth = legend.sizeHint().width();
+        legend.setFills(CanvasLegend::Fills::Plans);
+        QCOMPARE(legend.labelCount(), 11);
+        QCOMPARE(legend.labelText(0), QStringLiteral("saved by plan A only"));
+        QCOMPARE(legend.labelText(3), QStringLiteral("saved by neither"));
+        QCOMPARE(legend.labelText(4), QStringLiteral("saved for backward (S)"));
+        QVERIFY(legend.width() > regionsWidth); // "saved by plan B only" is longer than "unclaimed (bw-only)"
+        legend.setFills(CanvasLegend::Fills::Devices, 3);
+        QCOMPARE(legend.labelCount(), 10);
+        QCOMPARE(legend.labelText(2), QStringLiteral("device partition 2"));
+        legend.setFills(CanvasLegend::Fills::Devices, 12); // seven rows: six partitions and the rest
+        QCOMPARE(legend.labelCount(), 14);
+        QCOMPARE(legend.labelText(5), QStringLiteral("device partition 5"));
+        QCOMPARE(legend.labelText(6), QStringLiteral("6 more (Devices dock)"));
+        legend.setFills(CanvasLegend::Fills::Regions);
+        QCOMPARE(legend.labelCount(), 13);
+        QCOMPARE(legend.width(), regionsWidth);
     }
 
     void aLargerFontWidensTheLegend()

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The Compare Plans dock: the lists are the core's comparison, the canvas colours what only A,
 // only B and both save (groups count their differences), and hiding the dock restores the canvas.
+#include "canvas/canvas_legend.h"
 #include "canvas/canvas_state.h"
+#include "canvas/graph_canvas.h"
+#include "canvas/graph_scene.h"
 #include "explain/plan_comparison.h"
 #include "explain/plan_run.h"
 #include "gui_test_support.h"
@@ -133,6 +136,10 @@ private Q_SLOTS:
             QCOMPARE(state.planSide(n), CanvasState::OnlyB);
         for (NodeId n : c.inBoth)
             QCOMPARE(state.planSide(n), CanvasState::InBoth);
+        // The legend keys those fills, not the regions' (it kept "forward", "backward", ...).
+        CanvasLegend* legend = w.canvas()->legend();
+        QCOMPARE(legend->fills(), CanvasLegend::Fills::Plans);
+        QCOMPARE(legend->labelText(0), QStringLiteral("saved by plan A only"));
 
         // Another tab in front (the Inspector's) gives the canvas its decision colours back, as
         // hiding the dock does; the Compare tab in front again brings the comparison back.
@@ -142,6 +149,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(state.comparingPlans(), kTimeoutMs);
         w.findChild<QDockWidget*>(QStringLiteral("CompareDock"))->hide();
         QVERIFY(!state.comparingPlans());
+        QCOMPARE(legend->fills(), CanvasLegend::Fills::Regions);
     }
 
     /// The Compare tab behind the Inspector's is not on screen, though Qt calls its widget

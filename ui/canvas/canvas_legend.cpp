@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "canvas/canvas_legend.h"
 
+#include "canvas/canvas_state.h"
+#include "canvas/far_out_painting.h"
+
 #include <QEvent>
 #include <QFontMetrics>
 #include <QPainter>
 
 #include <algorithm>
-#include <array>
 
 namespace remat::ui {
 namespace {
@@ -17,36 +19,7 @@ constexpr int kMargin = 8;
 constexpr int kSwatchSpace = 26; ///< from a swatch's left edge to its label
 constexpr int kColumnGap = 16;
 constexpr int kFontPixels = 11;
-
-struct Entry {
-    int column;
-    int row;
-    CanvasLegend::Swatch swatch;
-    const char* label;
-};
-
-using S = CanvasLegend::Swatch;
-#define LEGEND_LABEL(text) QT_TRANSLATE_NOOP("remat::ui::CanvasLegend", text)
-
-/// The legend's rows. Labels are measured, not given a fixed room: a glyph such as ⊘ comes from a
-/// fallback font whose width the label's own font does not predict (its ")" was cut off).
-constexpr std::array kEntries {
-    Entry {0, 0, S::Forward, LEGEND_LABEL("forward")},
-    Entry {0, 1, S::Backward, LEGEND_LABEL("backward")},
-    Entry {0, 2, S::Primal, LEGEND_LABEL("primal input")},
-    Entry {0, 3, S::Tangent, LEGEND_LABEL("tangent")},
-    Entry {0, 4, S::Unclaimed, LEGEND_LABEL("unclaimed (bw-only)")},
-    Entry {0, 5, S::Removed, LEGEND_LABEL("removed (DCE/CSE)")},
-    Entry {1, 0, S::Saved, LEGEND_LABEL("saved for backward (S)")},
-    Entry {1, 1, S::Recomputed, LEGEND_LABEL("recomputed (R)")},
-    Entry {1, 2, S::Banned, LEGEND_LABEL("banned from recompute (⊘)")},
-    Entry {1, 3, S::ReferenceOnly, LEGEND_LABEL("only PyTorch saves it")},
-    Entry {1, 4, S::TagSave, LEGEND_LABEL("tag MS/PS (save)")},
-    Entry {1, 5, S::TagRecompute, LEGEND_LABEL("tag MR/PR (recompute)")},
-    Entry {1, 6, S::TagOffload, LEGEND_LABEL("tag MO/PO (CPU offload)")},
-};
-
-#undef LEGEND_LABEL
+const QColor kRemovedFill(0xf4, 0xf4, 0xf4);
 
 } // namespace
 
@@ -56,6 +29,30 @@ CanvasLegend::CanvasLegend(QWidget* parent)
     setCursor(Qt::PointingHandCursor);
     setToolTip(tr("Click to fold or unfold the legend"));
     resize(sizeHint());
+}
+
+void CanvasLegend::follow(const CanvasState& state)
+{
+    m_palette = state.palette;
+    if (state.comparingPlans())
+        setFills(Fills::Plans);
+    else if (state.showingDevices())
+        setFills(Fills::Devices,
+            1 + *std::max_element(state.devicePartition.begin(), state.devicePartition.end()));
+    else
+        setFills(Fills::Regions);
+    update();
+}
+
+void CanvasLegend::setFills(Fills fills, int devices)
+{
+    devices = fills == Fills::Devices ? std::max(devices, 0) : 0;
+    if (fills == m_fills && devices == m_devices)
+        return;
+    m_fills = fills;
+    m_devices = devices;
+    resize(sizeHint());
+    update();
 }
 
 void CanvasLegend::setFolded(bool folded)
@@ -86,6 +83,50 @@ void CanvasLegend::setPalette(const CanvasPalette& palette)
     update();
 }
 
+/// Labels are measured, not given a fixed room: a glyph such as ⊘ comes from a fallback font
+/// whose width the label's own font does not predict (its ")" was cut off).
+std::vector<CanvasLegend::Entry> CanvasLegend::entries() const
+{
+    std::vector<Entry> out;
+    const auto fill = [&](int row, const QColor& colour, const QString& label) {
+        out.push_back({0, row, Swatch::Fill, colour, label});
+    };
+    switch (m_fills) {
+    case Fills::Regions:
+        fill(0, m_palette.forward, tr("forward"));
+        fill(1, m_palette.backward, tr("backward"));
+        fill(2, m_palette.primal, tr("primal input"));
+        fill(3, m_palette.tangent, tr("tangent"));
+        fill(4, m_palette.unclaimed, tr("unclaimed (bw-only)"));
+        fill(5, kRemovedFill, tr("removed (DCE/CSE)"));
+        break;
+    case Fills::Plans:
+        fill(0, planColour(m_palette, CanvasState::OnlyA), tr("saved by plan A only"));
+        fill(1, planColour(m_palette, CanvasState::OnlyB), tr("saved by plan B only"));
+        fill(2, planColour(m_palette, CanvasState::InBoth), tr("saved by both plans"));
+        fill(3, planColour(m_palette, CanvasState::InNeither), tr("saved by neither"));
+        break;
+    case Fills::Devices: {
+        // As many rows as the legend has; the Devices dock lists them all.
+        const bool more = m_devices > kRows;
+        for (int d = 0; d < (more ? kRows - 1 : m_devices); ++d)
+            fill(d, devicePartitionColour(d), tr("device partition %1").arg(d));
+        if (more)
+            out.push_back({0, kRows - 1, Swatch::Fill, QColor(0xf2, 0xf2, 0xf2),
+                tr("%1 more (Devices dock)").arg(m_devices - kRows + 1)});
+        break;
+    }
+    }
+    out.push_back({1, 0, Swatch::Saved, {}, tr("saved for backward (S)")});
+    out.push_back({1, 1, Swatch::Recomputed, {}, tr("recomputed (R)")});
+    out.push_back({1, 2, Swatch::Banned, {}, tr("banned from recompute (⊘)")});
+    out.push_back({1, 3, Swatch::ReferenceOnly, {}, tr("only PyTorch saves it")});
+    out.push_back({1, 4, Swatch::Fill, m_palette.tagSave, tr("tag MS/PS (save)")});
+    out.push_back({1, 5, Swatch::Fill, m_palette.tagRecompute, tr("tag MR/PR (recompute)")});
+    out.push_back({1, 6, Swatch::Fill, m_palette.tagOffload, tr("tag MO/PO (CPU offload)")});
+    return out;
+}
+
 QFont CanvasLegend::labelFont() const
 {
     QFont f = font();
@@ -93,35 +134,41 @@ QFont CanvasLegend::labelFont() const
     return f;
 }
 
+int CanvasLegend::labelCount() const
+{
+    return static_cast<int>(entries().size());
+}
+
 QRect CanvasLegend::labelRect(int index) const
 {
-    if (m_folded || index < 0 || index >= static_cast<int>(kEntries.size()))
+    const auto all = entries();
+    if (m_folded || index < 0 || index >= static_cast<int>(all.size()))
         return {};
-    const Entry& entry = kEntries[static_cast<std::size_t>(index)];
-    const int left = entry.column == 0 ? kMargin : kMargin + columnWidth(0) + kColumnGap;
-    const int width = QFontMetrics(labelFont()).horizontalAdvance(tr(entry.label));
+    return labelRect(all, static_cast<std::size_t>(index));
+}
+
+QRect CanvasLegend::labelRect(const std::vector<Entry>& all, std::size_t index) const
+{
+    const Entry& entry = all[index];
+    const int left = entry.column == 0 ? kMargin : kMargin + columnWidth(all, 0) + kColumnGap;
+    const int width = QFontMetrics(labelFont()).horizontalAdvance(entry.label);
     return {left + kSwatchSpace, 7 + entry.row * kRow, width, kRow - 2};
 }
 
 QString CanvasLegend::labelText(int index) const
 {
-    if (index < 0 || index >= labelCount())
-        return {};
-    return tr(kEntries[static_cast<std::size_t>(index)].label);
+    const auto all = entries();
+    return index >= 0 && index < static_cast<int>(all.size()) ? all[static_cast<std::size_t>(index)].label
+                                                              : QString();
 }
 
-int CanvasLegend::labelCount()
-{
-    return static_cast<int>(kEntries.size());
-}
-
-int CanvasLegend::columnWidth(int column) const
+int CanvasLegend::columnWidth(const std::vector<Entry>& all, int column) const
 {
     const QFontMetrics metrics(labelFont());
     int widest = 0;
-    for (const Entry& entry : kEntries) {
+    for (const Entry& entry : all) {
         if (entry.column == column)
-            widest = std::max(widest, metrics.horizontalAdvance(tr(entry.label)));
+            widest = std::max(widest, metrics.horizontalAdvance(entry.label));
     }
     return kSwatchSpace + widest;
 }
@@ -130,7 +177,8 @@ QSize CanvasLegend::sizeHint() const
 {
     if (m_folded)
         return {72, kRow + 6};
-    return {kMargin + columnWidth(0) + kColumnGap + columnWidth(1) + kMargin, kRows * kRow + 12};
+    const auto all = entries();
+    return {kMargin + columnWidth(all, 0) + kColumnGap + columnWidth(all, 1) + kMargin, kRows * kRow + 12};
 }
 
 void CanvasLegend::paintEvent(QPaintEvent*)
@@ -146,22 +194,17 @@ void CanvasLegend::paintEvent(QPaintEvent*)
         p.drawText(QRectF(rect()), Qt::AlignCenter, tr("Legend ▴"));
         return;
     }
-    for (int i = 0; i < labelCount(); ++i) {
-        const QRect label = labelRect(i);
-        paintSwatch(p, kEntries[static_cast<std::size_t>(i)].swatch,
-            QPointF(label.left() - kSwatchSpace, label.top()));
+    const auto all = entries();
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        const QRect label = labelRect(all, i);
+        paintSwatch(p, all[i], QPointF(label.left() - kSwatchSpace, label.top()));
         p.setPen(Qt::black);
-        p.drawText(label, Qt::AlignVCenter | Qt::TextDontClip, labelText(i));
+        p.drawText(label, Qt::AlignVCenter | Qt::TextDontClip, all[i].label);
     }
 }
 
-void CanvasLegend::paintSwatch(QPainter& p, Swatch swatch, QPointF at) const
+void CanvasLegend::paintSwatch(QPainter& p, const Entry& entry, QPointF at) const
 {
-    const auto fill = [&](const QColor& colour) {
-        p.setPen(QPen(colour.darker(160), 1));
-        p.setBrush(colour);
-        p.drawRoundedRect(QRectF(at.x(), at.y() + 2, 20, 11), 2, 2);
-    };
     const auto border = [&](const QPen& pen, bool badge) {
         p.setPen(pen);
         p.setBrush(m_palette.forward);
@@ -172,19 +215,12 @@ void CanvasLegend::paintSwatch(QPainter& p, Swatch swatch, QPointF at) const
             p.drawEllipse(QPointF(at.x() + 19, at.y() + 3), 5, 5);
         }
     };
-    switch (swatch) {
-    case Swatch::Forward:
-        return fill(m_palette.forward);
-    case Swatch::Backward:
-        return fill(m_palette.backward);
-    case Swatch::Primal:
-        return fill(m_palette.primal);
-    case Swatch::Tangent:
-        return fill(m_palette.tangent);
-    case Swatch::Unclaimed:
-        return fill(m_palette.unclaimed);
-    case Swatch::Removed:
-        return fill(QColor(0xf4, 0xf4, 0xf4));
+    switch (entry.swatch) {
+    case Swatch::Fill:
+        p.setPen(QPen(entry.fill.darker(160), 1));
+        p.setBrush(entry.fill);
+        p.drawRoundedRect(QRectF(at.x(), at.y() + 2, 20, 11), 2, 2);
+        return;
     case Swatch::Saved:
         return border(QPen(m_palette.saved, 3), true);
     case Swatch::Recomputed:
@@ -193,12 +229,6 @@ void CanvasLegend::paintSwatch(QPainter& p, Swatch swatch, QPointF at) const
         return border(QPen(m_palette.banned, 1), true);
     case Swatch::ReferenceOnly:
         return border(QPen(m_palette.referenceOnly, 2.5, Qt::DotLine), false);
-    case Swatch::TagSave:
-        return fill(m_palette.tagSave);
-    case Swatch::TagRecompute:
-        return fill(m_palette.tagRecompute);
-    case Swatch::TagOffload:
-        return fill(m_palette.tagOffload);
     }
 }
 

@@ -5,39 +5,36 @@
 
 #include <QWidget>
 
+#include <vector>
+
 class QPainter;
 
 namespace remat::ui {
 
-/// The key to the canvas colours and marks, in a corner of the canvas.
+struct CanvasState;
+
+/// The key to the canvas colours and marks, in a corner of the canvas. Its first column says
+/// what the nodes' fills mean, which changes: regions of the graph, or which plan saves a node
+/// while two plans are compared, or which device holds it while a device split is shown.
 class CanvasLegend : public QWidget {
     Q_OBJECT
 public:
-    /// What stands beside a label: a node's fill, or its border (with its badge, if it has one).
-    enum class Swatch {
-        Forward,
-        Backward,
-        Primal,
-        Tangent,
-        Unclaimed,
-        Removed,
-        Saved,
-        Recomputed,
-        Banned,
-        ReferenceOnly,
-        TagSave,
-        TagRecompute,
-        TagOffload,
-    };
+    enum class Fills { Regions, Plans, Devices };
 
     explicit CanvasLegend(QWidget* parent = nullptr);
+    /// The palette and the fills of the canvas as `state` draws it now.
+    void follow(const CanvasState& state);
     void setPalette(const CanvasPalette& palette);
+    /// `devices`: how many device partitions are coloured (Fills::Devices only).
+    void setFills(Fills fills, int devices = 0);
+    Fills fills() const { return m_fills; }
     QSize sizeHint() const override;
     /// Folded, the legend is a small "Legend" tab; a click unfolds or folds it.
     void setFolded(bool folded);
     bool isFolded() const { return m_folded; }
-    /// The labels' places in the unfolded legend, each as wide as its text (empty when folded).
-    static int labelCount();
+    /// The labels in the unfolded legend, column by column, and their places, each as wide as
+    /// its text (empty when folded).
+    int labelCount() const;
     QRect labelRect(int index) const;
     QString labelText(int index) const;
     QFont labelFont() const; ///< the widget's font at the legend's size
@@ -51,10 +48,23 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
-    int columnWidth(int column) const;
-    void paintSwatch(QPainter& p, Swatch swatch, QPointF at) const;
+    /// What stands beside a label: a node's fill, or its border (with its badge, if it has one).
+    enum class Swatch { Fill, Saved, Recomputed, Banned, ReferenceOnly };
+    struct Entry {
+        int column;
+        int row;
+        Swatch swatch;
+        QColor fill; ///< Swatch::Fill
+        QString label;
+    };
+    std::vector<Entry> entries() const;
+    int columnWidth(const std::vector<Entry>& entries, int column) const;
+    QRect labelRect(const std::vector<Entry>& entries, std::size_t index) const;
+    void paintSwatch(QPainter& p, const Entry& entry, QPointF at) const;
 
     CanvasPalette m_palette = CanvasPalette::defaults();
+    Fills m_fills = Fills::Regions;
+    int m_devices = 0;
     bool m_folded = false;
 };
 

@@ -68,6 +68,13 @@ GraphCanvas::GraphCanvas(GraphDocument* document, NodeSelection* selection, QWid
     });
     connect(m_busy, &BusyOverlay::cancelRequested, this, &GraphCanvas::cancelLayout);
     connect(m_scene, &GraphScene::appearanceChanged, m_overview, &OverviewMap::invalidate);
+    // The legend keys the fills the canvas draws now (regions, compared plans, device partitions).
+    connect(m_scene, &GraphScene::appearanceChanged, this, [this] {
+        const QSize before = m_legend->size();
+        m_legend->follow(m_scene->state());
+        if (m_legend->size() != before)
+            placeOverlays();
+    });
     connect(m_scene, &GraphScene::appearanceChanged, m_view, &GraphView::dropTiles);
     connect(m_scene, &GraphScene::areasRecoloured, m_overview, &OverviewMap::invalidate);
     connect(m_scene, &QGraphicsScene::selectionChanged, this, &GraphCanvas::onSceneSelectionChanged);
@@ -80,7 +87,8 @@ GraphCanvas::GraphCanvas(GraphDocument* document, NodeSelection* selection, QWid
     connect(m_scene, &GraphScene::groupExpandRequested, this, [this](int g) { setExpanded(g, true); });
     connect(m_scene, &GraphScene::groupCollapseRequested, this, [this](int g) { setExpanded(g, false); });
     connect(m_view, &GraphView::contextMenuRequested, this, &GraphCanvas::contextMenuRequested);
-    connect(m_selection, &NodeSelection::changed, this, [this](NodeSelection::Origin o) { onSelectionChanged(static_cast<int>(o)); });
+    connect(m_selection, &NodeSelection::changed, this,
+        [this](NodeSelection::Origin o) { onSelectionChanged(static_cast<int>(o)); });
 
     connect(m_document, &GraphDocument::tagsChanged, this, [this] { updateTags(false); });
     connect(m_document, &GraphDocument::partitionChanged, this, [this](PartitionOutcomePtr outcome) {
@@ -104,13 +112,15 @@ void GraphCanvas::showGraph()
     updateTags(true);
     if (m_document->outcome())
         m_scene->setOutcome(m_document->outcome());
-    requestLayout(graph && graph->size() > kExpandedUpTo ? tr("Laying out the summary of %1 nodes").arg(graph->size())
-                                                         : tr("Laying out %1 nodes").arg(graph ? graph->size() : 0));
+    requestLayout(graph && graph->size() > kExpandedUpTo
+            ? tr("Laying out the summary of %1 nodes").arg(graph->size())
+            : tr("Laying out %1 nodes").arg(graph ? graph->size() : 0));
 }
 
 bool GraphCanvas::isExpanded(int group) const
 {
-    return group >= 0 && static_cast<std::size_t>(group) < m_expanded.size() && m_expanded[static_cast<std::size_t>(group)];
+    return group >= 0 && static_cast<std::size_t>(group) < m_expanded.size()
+        && m_expanded[static_cast<std::size_t>(group)];
 }
 
 void GraphCanvas::setExpanded(int group, bool expanded)
@@ -135,11 +145,13 @@ void GraphCanvas::setExpanded(int group, bool expanded)
     // The forward and backward halves of a block open and close together, side by side, so
     // that what one saves for the other stays a short edge.
     const int partner = tree.partnerOf(group);
-    if (partner >= 0 && (!expanded || tree.group(partner).parent < 0 || isExpanded(tree.group(partner).parent)))
+    if (partner >= 0
+        && (!expanded || tree.group(partner).parent < 0 || isExpanded(tree.group(partner).parent)))
         apply(partner);
     m_anchorGroup = group;
     const Group& g = m_document->graph()->groups.group(group);
-    requestLayout(expanded ? tr("Expanding %1 (%2 nodes)").arg(g.label).arg(g.members.size()) : tr("Collapsing %1").arg(g.label));
+    requestLayout(expanded ? tr("Expanding %1 (%2 nodes)").arg(g.label).arg(g.members.size())
+                           : tr("Collapsing %1").arg(g.label));
 }
 
 void GraphCanvas::expandAll()
@@ -147,7 +159,8 @@ void GraphCanvas::expandAll()
     std::fill(m_expanded.begin(), m_expanded.end(), 1);
     m_anchorGroup = -1;
     m_firstPicture = true; // fit the whole picture again
-    requestLayout(tr("Expanding every group (%1 nodes)").arg(m_document->graph() ? m_document->graph()->size() : 0));
+    requestLayout(
+        tr("Expanding every group (%1 nodes)").arg(m_document->graph() ? m_document->graph()->size() : 0));
 }
 
 void GraphCanvas::collapseAll()
@@ -164,7 +177,7 @@ void GraphCanvas::revealNode(NodeId n)
     if (!graph || n < 0)
         return;
     bool changed = false;
-    for (int g : graph->groups.empty() ? std::vector<int>{} : graph->groups.ancestry(n)) {
+    for (int g : graph->groups.empty() ? std::vector<int> {} : graph->groups.ancestry(n)) {
         if (!isExpanded(g)) {
             m_expanded[static_cast<std::size_t>(g)] = 1;
             changed = true;
@@ -203,7 +216,8 @@ void GraphCanvas::requestLayout(const QString& what)
     Q_EMIT layoutStarted(what);
 }
 
-void GraphCanvas::onContentReady(quint64 ticket, std::shared_ptr<CanvasContent> content, const CanvasTimings& timings)
+void GraphCanvas::onContentReady(
+    quint64 ticket, std::shared_ptr<CanvasContent> content, const CanvasTimings& timings)
 {
     if (ticket != m_ticket)
         return;
@@ -234,11 +248,15 @@ void GraphCanvas::placePicture()
         if (ClusterItem* frame = m_scene->clusterForGroup(m_anchorGroup)) {
             const QRectF r = frame->boundingRect();
             // Fit the expanded group if it fits at a readable scale, else show its top.
-            const double fit = std::min(m_view->viewport()->width() / r.width(), m_view->viewport()->height() / r.height());
+            const double fit = std::min(
+                m_view->viewport()->width() / r.width(), m_view->viewport()->height() / r.height());
             if (fit >= 0.5)
                 m_view->setZoom(std::min(fit * 0.95, 1.0));
-            m_view->revealRect(fit >= 0.5 ? r : QRectF(r.topLeft(), QSizeF(r.width(), m_view->viewport()->height() / m_view->zoom())));
-        } else if (BoxItem* box = m_scene->boxForViewItem(m_scene->view()->itemOfGroup[static_cast<std::size_t>(m_anchorGroup)])) {
+            m_view->revealRect(fit >= 0.5
+                    ? r
+                    : QRectF(r.topLeft(), QSizeF(r.width(), m_view->viewport()->height() / m_view->zoom())));
+        } else if (BoxItem* box = m_scene->boxForViewItem(
+                       m_scene->view()->itemOfGroup[static_cast<std::size_t>(m_anchorGroup)])) {
             m_view->revealRect(box->box(), 0);
         }
         m_anchorGroup = -1;
@@ -424,7 +442,8 @@ void GraphCanvas::placeOverlays()
     // Overlays sit inside the view, clear of its scroll bars.
     const QRect area = m_view->viewport()->geometry();
     const int margin = 10;
-    m_overview->move(area.right() - m_overview->width() - margin, area.bottom() - m_overview->height() - margin);
+    m_overview->move(
+        area.right() - m_overview->width() - margin, area.bottom() - m_overview->height() - margin);
     m_legend->move(area.left() + margin, area.bottom() - m_legend->height() - margin);
     m_busy->adjustSize();
     const QRect here = rect();
