@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The desktop app's entry: command line, main window, and the headless --screenshot/--measure/--export-* runs.
+// The desktop app's entry: command line, main window, and the headless --screenshot/--measure/--export-*
+// runs.
 #include "gui_entry.h"
 
 #include "canvas/graph_canvas.h"
@@ -49,14 +50,16 @@ int runGui(int argc, char** argv)
     window.document()->setRecoveryHandler(recoveryHandler(&window, options.restore, !headless));
     // Measuring starts from a cold layout cache so that the first picture is honest.
     QTemporaryDir coldCache;
-    window.canvas()->layoutService()->setCacheDirectory(
-        options.measure ? coldCache.path() : QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/layouts"));
+    window.canvas()->layoutService()->setCacheDirectory(options.measure
+            ? coldCache.path()
+            : QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/layouts"));
     if (headless) {
         window.setInteractive(false);
         window.resize(options.windowSize);
         window.show();
         auto* session = new HeadlessSession(&window, options, &window);
-        QObject::connect(session, &HeadlessSession::finished, &app, [](int code) { QApplication::exit(code); });
+        QObject::connect(
+            session, &HeadlessSession::finished, &app, [](int code) { QApplication::exit(code); });
         session->start();
         const int code = app.exec();
         Settings::flush();
@@ -66,7 +69,9 @@ int runGui(int argc, char** argv)
     closeOnTerminationSignals(&window);
     if (!options.tags.isEmpty())
         new ScriptedTagging(&window, options.tags, options.tagDelayMs);
-    window.openFile(options.graph.isEmpty() ? MainWindow::bundledSamplePath() : QDir::current().absoluteFilePath(options.graph));
+    window.openFile(options.graph.isEmpty() ? MainWindow::bundledSamplePath()
+                                            : QDir::current().absoluteFilePath(options.graph),
+        options.traceGraph);
     const int code = app.exec();
     Settings::flush(); // the window's geometry, written as it closed
     return code;
@@ -86,9 +91,10 @@ int runRender(int argc, char** argv)
         args.push_back(arg);
     }
     if (output.isEmpty()) {
-        std::fprintf(stderr, "remat-explorer render: -o OUT.png|svg|pdf is required\n"
-                             "usage: remat-explorer render GRAPH [--plan PLAN.json] [--partitioner P] [--rules R] "
-                             "[--budget B] [--tag NAME=POLICY] [--expand all|GROUP] -o OUT\n");
+        std::fprintf(stderr,
+            "remat-explorer render: -o OUT.png|svg|pdf is required\n"
+            "usage: remat-explorer render GRAPH [--plan PLAN.json] [--partitioner P] [--rules R] "
+            "[--budget B] [--tag NAME=POLICY] [--expand all|GROUP] [--graph ID] -o OUT\n");
         return 2;
     }
     args.push_back("--export-image");

@@ -22,7 +22,8 @@ const std::map<std::string_view, CommandInfo>& commands()
     static const std::map<std::string_view, CommandInfo> table {
         {"partition",
             {partitionCommand,
-                "partition GRAPH [--graph ID] [--partitioner min-cut|default] [--rules torch-1.13|torch-2.14|newest]\n"
+                "partition GRAPH [--graph ID] [--partitioner min-cut|default] [--rules "
+                "torch-1.13|torch-2.14|newest]\n"
                 "          [--compiler nvfuser|inductor] [--tag NAME=POLICY ...] [--activation-offloading]\n"
                 "          [--json] [-o PLAN.json [--script RUN.py]]\n"
                 "    Partition a joint graph as PyTorch would; print a summary, or the plan as JSON;\n"
@@ -53,7 +54,8 @@ const std::map<std::string_view, CommandInfo>& commands()
             {benchCommand,
                 "bench [GRAPH...] [--repeat N] [--pareto [--points N] [--threads N] | --processes]\n"
                 "    Time loading and partitioning next to PyTorch's recorded seconds (default: the gpt\n"
-                "    graphs of ../shared/oracle); with --pareto, time the budget sweep against one partition;\n"
+                "    graphs of ../shared/oracle); with --pareto, time the budget sweep against one "
+                "partition;\n"
                 "    with --processes, time the whole 'partition' command as processes next to /bin/true."}},
         {"budget",
             {budgetCommand,
@@ -72,7 +74,8 @@ const std::map<std::string_view, CommandInfo>& commands()
                 "    and PyTorch's recorded budget plans (torch 2.x files), each checked against ours."}},
         {"memory",
             {memoryCommand,
-                "memory GRAPH [--plan PLAN.json | --budget B] [--csv FILE|-] [--plot OUT.png|svg|pdf] [--top N]\n"
+                "memory GRAPH [--plan PLAN.json | --budget B] [--csv FILE|-] [--plot OUT.png|svg|pdf] [--top "
+                "N]\n"
                 "          [--activation-offloading [--device NAME]]\n"
                 "    Simulate the plan's forward and backward (autograd order): the memory timeline by\n"
                 "    category and the peak, with the tensors live then (default: the plain min-cut)."}},
@@ -95,14 +98,16 @@ void printUsage(std::ostream& out)
     for (const auto& [name, info] : commands())
         out << "  " << info.usage << "\n";
     // render draws with the desktop app's canvas (main() hands it over before the commands).
-    out << "  render GRAPH [--plan PLAN.json] [--partitioner P] [--rules R] [--budget B] [--tag NAME=POLICY]\n"
-           "          [--expand all|GROUP] -o OUT.png|svg|pdf\n"
-           "    The canvas as the app draws it (the plan's decision, or the partitioner's), without a display.\n";
+    out << "  render GRAPH [--plan PLAN.json] [--partitioner P] [--rules R] [--budget B] [--tag "
+           "NAME=POLICY]\n"
+           "          [--expand all|GROUP] [--graph ID] -o OUT.png|svg|pdf\n"
+           "    The canvas as the app draws it (the plan's decision, or the partitioner's), without a "
+           "display.\n";
     out << "\nGRAPH: a joint-graph JSON, a printed graph (print_readable, TORCH_LOGS, tlparse), or a "
            "TORCH_TRACE\n"
            "log file or folder; --graph ID (tlparse's compile id, e.g. 0/0 or 1/0) picks one of its "
            "compiled\n"
-           "graphs, for every command above but bench, devices and render (default: the log's only joint "
+           "graphs, for every command above but bench and devices (default: the log's only joint "
            "graph).\n";
 }
 
@@ -133,8 +138,8 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     try {
         return it->second.run({args.begin() + 1, args.end()}, out);
     } catch (const UsageError& e) {
-        err << "remat-explorer " << args[0] << ": " << e.message << "\nusage: remat-explorer " << it->second.usage
-            << "\n";
+        err << "remat-explorer " << args[0] << ": " << e.message << "\nusage: remat-explorer "
+            << it->second.usage << "\n";
         return 2;
     } catch (const Error& e) {
         err << "remat-explorer: " << e.what() << "\n";

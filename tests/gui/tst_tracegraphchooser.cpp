@@ -106,7 +106,24 @@ private Q_SLOTS:
         QVERIFY(failed.wait(kTimeoutMs));
         QCOMPARE(failed.first().first().toString(),
             logPath("graph_break.log")
-                + QStringLiteral(": the log holds 2 joint graphs (0/0_1, 1/0): choose one"));
+                + QStringLiteral(": the log holds 2 joint graphs (0/0_1, 1/0): choose one with a compile id "
+                                 "(--graph on the command line)"));
+    }
+
+    /// A headless run (--screenshot, --export-*, render) names the graph with --graph, as the
+    /// commands do: there was no way to picture the second graph of a log without a window.
+    void theCompileIdOpensThatGraph()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        QSignalSpy opened(&w, &MainWindow::graphOpened);
+        w.openFile(logPath("graph_break.log"), QStringLiteral("1/0"));
+        QVERIFY(opened.wait(kTimeoutMs));
+        QVERIFY(w.document()->graph()->displayName.contains(QStringLiteral("1/0")));
+        QSignalSpy failed(&w, &MainWindow::openFailed);
+        w.openFile(logPath("graph_break.log"), QStringLiteral("7/0"));
+        QVERIFY(failed.wait(kTimeoutMs));
+        QVERIFY(failed.first().first().toString().contains(QStringLiteral("no compiled graph 7/0")));
     }
 };
 

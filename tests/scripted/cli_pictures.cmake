@@ -41,6 +41,11 @@ if(REMAT_BUILD_GUI)
   remat_picture_test(render_plan_pdf render.pdf
     BEFORE partition ${REMAT_ORACLE}/mlp3_relu.json --partitioner default -o ${REMAT_PICTURES}/mlp3_default.json
     ARGS render ${REMAT_ORACLE}/mlp3_relu.json --plan ${REMAT_PICTURES}/mlp3_default.json -o ${REMAT_PICTURES}/render.pdf)
+  # The second graph of a TORCH_TRACE log: --graph picks it, as for the commands.
+  remat_picture_test(render_trace_graph_png render_trace.png
+    ARGS render ${REMAT_TEST_DATA_DIR}/torch_trace/graph_break.log --graph 1/0 -o ${REMAT_PICTURES}/render_trace.png)
+  remat_picture_test(screenshot_trace_graph_png screenshot_trace.png
+    ARGS ${REMAT_TEST_DATA_DIR}/torch_trace/graph_break.log --graph 0/0_1 --screenshot ${REMAT_PICTURES}/screenshot_trace.png)
   # The window itself, as --screenshot and --export-image take it without a display.
   remat_picture_test(screenshot_png screenshot.png
     ARGS ${REMAT_ORACLE}/mlp3_relu.json --dock compare --compare pytorch --screenshot ${REMAT_PICTURES}/screenshot.png)
@@ -49,6 +54,12 @@ if(REMAT_BUILD_GUI)
   remat_picture_test(export_image_svg export.svg
     ARGS ${REMAT_ORACLE}/mlp3_relu.json --export-image ${REMAT_PICTURES}/export.svg)
   remat_cli_test(render_needs_output CODE 2 ARGS render ${REMAT_ORACLE}/mlp3_relu.json STDERR "-o OUT[^ ]* is required")
+  remat_cli_test(render_trace_needs_graph CODE 1 ONE_LINE_ERROR
+    ARGS render ${REMAT_TEST_DATA_DIR}/torch_trace/graph_break.log -o ${REMAT_PICTURES}/render_trace_none.png
+    STDERR "graph_break.log: the log holds 2 joint graphs \\(0/0_1, 1/0\\): choose one with a compile id \\(--graph")
+  remat_cli_test(render_trace_unknown_graph CODE 1 ONE_LINE_ERROR
+    ARGS render ${REMAT_TEST_DATA_DIR}/torch_trace/graph_break.log --graph 7/0 -o ${REMAT_PICTURES}/render_trace_none.png
+    STDERR "no compiled graph 7/0 \\(the log has: 0/0_1, 1/0\\)")
   remat_cli_test(pareto_plot_bad_type CODE 1 ONE_LINE_ERROR
     ARGS pareto ${REMAT_ORACLE}/mlp3_relu.json --plot ${REMAT_PICTURES}/pareto.bmp STDERR "pareto.bmp: unknown picture type '.bmp'")
 endif()

@@ -15,23 +15,24 @@ namespace remat::ui {
 bool parseGuiOptions(const QCoreApplication& app, GuiOptions& options, int& exitCode)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QCoreApplication::translate("main", "Remat Explorer: open a PyTorch joint graph, tag nodes, watch the partition change.\n"
-                                            "Headless commands (partition, info, bench) are listed by `remat-explorer help`."));
+    parser.setApplicationDescription(QCoreApplication::translate("main",
+        "Remat Explorer: open a PyTorch joint graph, tag nodes, watch the partition change.\n"
+        "Headless commands (partition, info, bench) are listed by `remat-explorer help`."));
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("graph"),
-                                 QCoreApplication::translate("main", "Joint graph to open (JSON or printed); the bundled sample if none."),
-                                 QStringLiteral("[graph]"));
+        QCoreApplication::translate(
+            "main", "Joint graph to open (JSON or printed); the bundled sample if none."),
+        QStringLiteral("[graph]"));
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
-                                        QCoreApplication::translate("main", "Render the window to <file> (PNG) once laid out, then exit."),
-                                        QStringLiteral("file"));
+        QCoreApplication::translate("main", "Render the window to <file> (PNG) once laid out, then exit."),
+        QStringLiteral("file"));
     const QCommandLineOption zoom(QStringLiteral("zoom"),
-                                  QCoreApplication::translate("main", "With --screenshot: 'fit' or a scale factor such as 0.5."),
-                                  QStringLiteral("fit|factor"));
+        QCoreApplication::translate("main", "With --screenshot: 'fit' or a scale factor such as 0.5."),
+        QStringLiteral("fit|factor"));
     const QCommandLineOption select(QStringLiteral("select"),
-                                    QCoreApplication::translate("main", "Select <node> and centre on it (expands its groups)."),
-                                    QStringLiteral("node"));
+        QCoreApplication::translate("main", "Select <node> and centre on it (expands its groups)."),
+        QStringLiteral("node"));
     const QCommandLineOption tag(QStringLiteral("tag"),
         QCoreApplication::translate("main",
             "Tag a node before the screenshot, e.g. mm_3=MUST_RECOMPUTE "
@@ -52,64 +53,76 @@ bool parseGuiOptions(const QCoreApplication& app, GuiOptions& options, int& exit
             "Run torch 2.x's activation-offloading pass: saved values tagged MUST_/PREFER_CPU_OFFLOAD go to "
             "the host."));
     const QCommandLineOption expand(QStringLiteral("expand"),
-                                    QCoreApplication::translate("main", "Expand 'all' groups, or the group with this label."),
-                                    QStringLiteral("all|label"));
-    const QCommandLineOption size(QStringLiteral("size"), QCoreApplication::translate("main", "Window size for --screenshot."),
-                                  QStringLiteral("WxH"));
+        QCoreApplication::translate("main", "Expand 'all' groups, or the group with this label."),
+        QStringLiteral("all|label"));
+    const QCommandLineOption size(QStringLiteral("size"),
+        QCoreApplication::translate("main", "Window size for --screenshot."), QStringLiteral("WxH"));
     const QCommandLineOption measure(QStringLiteral("measure"),
         QCoreApplication::translate("main",
             "Print open, first-picture and re-partition timings, then exit "
             "(with --expand: the expanded picture's too)."));
     const QCommandLineOption repeats(QStringLiteral("repeats"),
-                                     QCoreApplication::translate("main", "With --measure: how many tags to time (default 10)."),
-                                     QStringLiteral("n"));
+        QCoreApplication::translate("main", "With --measure: how many tags to time (default 10)."),
+        QStringLiteral("n"));
     const QCommandLineOption partitioner(QStringLiteral("partitioner"),
-                                         QCoreApplication::translate("main", "Partition with min-cut, default or budget (the memory budget)."),
-                                         QStringLiteral("min-cut|default|budget"));
+        QCoreApplication::translate("main", "Partition with min-cut, default or budget (the memory budget)."),
+        QStringLiteral("min-cut|default|budget"));
     const QCommandLineOption rules(QStringLiteral("rules"),
         QCoreApplication::translate("main", "Whose rules: torch-1.13, torch-2.14 or newest."),
         QStringLiteral("torch-1.13|torch-2.14|newest"));
     const QCommandLineOption budget(QStringLiteral("budget"),
-                                    QCoreApplication::translate("main", "Activation memory budget in [0, 1] (implies --partitioner budget)."),
-                                    QStringLiteral("b"));
+        QCoreApplication::translate(
+            "main", "Activation memory budget in [0, 1] (implies --partitioner budget)."),
+        QStringLiteral("b"));
     const QCommandLineOption solver(QStringLiteral("solver"),
         QCoreApplication::translate("main", "The budget's knapsack solver (implies --partitioner budget)."),
         QStringLiteral("dp|greedy|ilp|dp_knapsack_sliding_hirschberg"));
-    const QCommandLineOption estimator(QStringLiteral("estimator"), QCoreApplication::translate("main", "The budget's runtime estimator (implies --partitioner budget)."),
-                                       QStringLiteral("flops|testing|roofline"));
+    const QCommandLineOption estimator(QStringLiteral("estimator"),
+        QCoreApplication::translate("main", "The budget's runtime estimator (implies --partitioner budget)."),
+        QStringLiteral("flops|testing|roofline"));
     const QCommandLineOption device(QStringLiteral("device"),
-                                    QCoreApplication::translate("main", "Device profile of the roofline estimator (implies it)."),
-                                    QStringLiteral("name"));
+        QCoreApplication::translate("main", "Device profile of the roofline estimator (implies it)."),
+        QStringLiteral("name"));
     const QCommandLineOption exportPlan(QStringLiteral("export-plan"),
-                                        QCoreApplication::translate("main", "Write the plan (JSON) once partitioned, then exit."),
-                                        QStringLiteral("file"));
+        QCoreApplication::translate("main", "Write the plan (JSON) once partitioned, then exit."),
+        QStringLiteral("file"));
     const QCommandLineOption exportScript(QStringLiteral("export-script"),
-                                          QCoreApplication::translate("main", "Write the plan and a Python script that runs it (the plan "
-                                                                              "goes beside it unless --export-plan), then exit."),
-                                          QStringLiteral("file.py"));
+        QCoreApplication::translate("main",
+            "Write the plan and a Python script that runs it (the plan "
+            "goes beside it unless --export-plan), then exit."),
+        QStringLiteral("file.py"));
     const QCommandLineOption exportImage(QStringLiteral("export-image"),
-                                         QCoreApplication::translate("main", "Write the canvas as PNG or SVG (by suffix), then exit."),
-                                         QStringLiteral("file"));
+        QCoreApplication::translate("main", "Write the canvas as PNG or SVG (by suffix), then exit."),
+        QStringLiteral("file"));
     const QCommandLineOption plan(QStringLiteral("plan"),
-                                  QCoreApplication::translate("main", "Show this plan file's decision instead of the partitioner's."),
-                                  QStringLiteral("PLAN.json"));
+        QCoreApplication::translate("main", "Show this plan file's decision instead of the partitioner's."),
+        QStringLiteral("PLAN.json"));
     const QCommandLineOption dock(QStringLiteral("dock"),
-                                  QCoreApplication::translate("main", "Raise a dock for the screenshot: trade-off, timeline, compare, inspector, devices."),
-                                  QStringLiteral("NAME"));
+        QCoreApplication::translate(
+            "main", "Raise a dock for the screenshot: trade-off, timeline, compare, inspector, devices."),
+        QStringLiteral("NAME"));
     const QCommandLineOption compare(QStringLiteral("compare"),
-                                     QCoreApplication::translate("main", "Compare the plan with B: pytorch, budget=B, other-rules, without-tags or PLAN.json."),
-                                     QStringLiteral("B"));
-    const QCommandLineOption step(QStringLiteral("step"), QCoreApplication::translate("main", "Click this memory-timeline step (a number, or peak)."),
-                                  QStringLiteral("STEP"));
+        QCoreApplication::translate(
+            "main", "Compare the plan with B: pytorch, budget=B, other-rules, without-tags or PLAN.json."),
+        QStringLiteral("B"));
+    const QCommandLineOption step(QStringLiteral("step"),
+        QCoreApplication::translate("main", "Click this memory-timeline step (a number, or peak)."),
+        QStringLiteral("STEP"));
     const QCommandLineOption teach(QStringLiteral("teach"),
-                                   QCoreApplication::translate("main", "Screenshot the teaching view at this step (1-5), on the selection or the graph."),
-                                   QStringLiteral("STEP"));
+        QCoreApplication::translate(
+            "main", "Screenshot the teaching view at this step (1-5), on the selection or the graph."),
+        QStringLiteral("STEP"));
+    const QCommandLineOption traceGraph(QStringLiteral("graph"),
+        QCoreApplication::translate("main",
+            "Of a TORCH_TRACE log that compiled several graphs, open this one (tlparse's compile id, "
+            "e.g. 0/0 or 1/0); without it the window asks, and a headless run fails naming them."),
+        QStringLiteral("ID"));
     const QCommandLineOption tools(QStringLiteral("tools"),
-                                   QCoreApplication::translate("main", "With --export-script: the folder holding apply_plan.py."),
-                                   QStringLiteral("dir"));
+        QCoreApplication::translate("main", "With --export-script: the folder holding apply_plan.py."),
+        QStringLiteral("dir"));
     parser.addOptions({screenshot, zoom, select, tag, tagDelay, restore, offload, expand, size, measure,
         repeats, partitioner, rules, budget, solver, estimator, device, exportPlan, exportScript, exportImage,
-        plan, dock, compare, step, teach, tools});
+        plan, dock, compare, step, teach, traceGraph, tools});
     if (!parser.parse(app.arguments())) {
         std::fprintf(stderr, "%s\n%s", qPrintable(parser.errorText()), qPrintable(parser.helpText()));
         exitCode = 2;
@@ -121,11 +134,13 @@ bool parseGuiOptions(const QCoreApplication& app, GuiOptions& options, int& exit
         return false;
     }
     if (parser.isSet(QStringLiteral("version"))) {
-        std::printf("%s %s\n", qPrintable(QCoreApplication::applicationName()), qPrintable(QCoreApplication::applicationVersion()));
+        std::printf("%s %s\n", qPrintable(QCoreApplication::applicationName()),
+            qPrintable(QCoreApplication::applicationVersion()));
         exitCode = 0;
         return false;
     }
     options.graph = parser.positionalArguments().value(0);
+    options.traceGraph = parser.value(traceGraph);
     options.screenshot = parser.value(screenshot);
     options.zoom = parser.value(zoom);
     options.select = parser.value(select);
@@ -157,7 +172,8 @@ bool parseGuiOptions(const QCoreApplication& app, GuiOptions& options, int& exit
     options.partitioner = parser.value(partitioner);
     if (!options.partitioner.isEmpty() && options.partitioner != QLatin1String("budget")
         && !parsePartitioner(options.partitioner.toStdString()))
-        return invalid(QStringLiteral("--partitioner must be min-cut, default or budget, not \"%1\"").arg(options.partitioner));
+        return invalid(QStringLiteral("--partitioner must be min-cut, default or budget, not \"%1\"")
+                           .arg(options.partitioner));
     options.rules = parser.value(rules);
     if (!options.rules.isEmpty() && !parseRuleSet(options.rules.toStdString()))
         return invalid(QStringLiteral("--rules must be %1, not \"%2\"")
@@ -166,7 +182,8 @@ bool parseGuiOptions(const QCoreApplication& app, GuiOptions& options, int& exit
         bool ok = false;
         const double b = parser.value(budget).toDouble(&ok);
         if (!ok || b < 0 || b > 1)
-            return invalid(QStringLiteral("--budget must be a number in [0, 1], not \"%1\"").arg(parser.value(budget)));
+            return invalid(
+                QStringLiteral("--budget must be a number in [0, 1], not \"%1\"").arg(parser.value(budget)));
         options.budget = b;
     }
     options.solver = parser.value(solver);
@@ -177,12 +194,16 @@ bool parseGuiOptions(const QCoreApplication& app, GuiOptions& options, int& exit
     if (const auto reason = unreproducibleEstimatorReason(options.estimator.toStdString()))
         return invalid(QStringLiteral("--estimator %1: %2").arg(options.estimator, toQString(*reason)));
     if (!options.estimator.isEmpty() && !parseEstimator(options.estimator.toStdString()))
-        return invalid(QStringLiteral("--estimator must be flops, testing or roofline, not \"%1\"").arg(options.estimator));
+        return invalid(QStringLiteral("--estimator must be flops, testing or roofline, not \"%1\"")
+                           .arg(options.estimator));
     options.device = parser.value(device);
-    const bool budgetOptions = options.budget || !options.solver.isEmpty() || !options.estimator.isEmpty() || !options.device.isEmpty();
+    const bool budgetOptions = options.budget || !options.solver.isEmpty() || !options.estimator.isEmpty()
+        || !options.device.isEmpty();
     if (budgetOptions && !options.partitioner.isEmpty() && options.partitioner != QLatin1String("budget"))
-        return invalid(QStringLiteral("--budget, --solver, --estimator and --device only apply to --partitioner budget"));
-    if (!options.device.isEmpty() && !options.estimator.isEmpty() && options.estimator != QLatin1String("roofline"))
+        return invalid(QStringLiteral(
+            "--budget, --solver, --estimator and --device only apply to --partitioner budget"));
+    if (!options.device.isEmpty() && !options.estimator.isEmpty()
+        && options.estimator != QLatin1String("roofline"))
         return invalid(QStringLiteral("--device only applies to the roofline estimator"));
     options.exportPlan = parser.value(exportPlan);
     options.exportScript = parser.value(exportScript);
@@ -210,7 +231,8 @@ bool GuiOptions::headlessArguments(int argc, char** argv)
 {
     for (int i = 1; i < argc; ++i) {
         const QByteArray arg(argv[i]);
-        for (const char* flag : {"--screenshot", "--measure", "--export-plan", "--export-script", "--export-image"}) {
+        for (const char* flag :
+            {"--screenshot", "--measure", "--export-plan", "--export-script", "--export-image"}) {
             if (arg == flag || arg.startsWith(QByteArray(flag) + '='))
                 return true;
         }

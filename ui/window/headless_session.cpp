@@ -54,7 +54,8 @@ HeadlessSession::HeadlessSession(MainWindow* window, GuiOptions options, QObject
     });
     m_deadline.setSingleShot(true);
     m_deadline.setInterval(kDeadlineMs);
-    connect(&m_deadline, &QTimer::timeout, this, [this] { fail(QStringLiteral("timed out waiting for the window")); });
+    connect(&m_deadline, &QTimer::timeout, this,
+        [this] { fail(QStringLiteral("timed out waiting for the window")); });
     connect(m_window, &MainWindow::openFailed, this, [this](const QString& message) { fail(message); });
 }
 
@@ -87,7 +88,7 @@ void HeadlessSession::fail(const QString& message)
 void HeadlessSession::queueScreenshotSteps()
 {
     const QString path = m_options.graph.isEmpty() ? MainWindow::bundledSamplePath() : m_options.graph;
-    then([this, path] { m_window->openFile(path); });
+    then([this, path] { m_window->openFile(path, m_options.traceGraph); });
     then([this] {
         for (const QString& spec : m_options.tags) {
             const QString name = spec.section(QLatin1Char('='), 0, 0);
@@ -97,7 +98,8 @@ void HeadlessSession::queueScreenshotSteps()
                 fail(QStringLiteral("--tag %1: no such node or policy").arg(spec));
                 return;
             }
-            m_window->document()->tagNodes({n}, *policy == CheckpointPolicy::None ? std::nullopt : std::optional(*policy));
+            m_window->document()->tagNodes(
+                {n}, *policy == CheckpointPolicy::None ? std::nullopt : std::optional(*policy));
         }
         applyPartitionerOptions();
     });
@@ -147,7 +149,8 @@ void HeadlessSession::queueScreenshotSteps()
             fail(error);
             return;
         }
-        std::printf("wrote %s (%dx%d)\n", qPrintable(m_options.screenshot), picture.width(), picture.height());
+        std::printf(
+            "wrote %s (%dx%d)\n", qPrintable(m_options.screenshot), picture.width(), picture.height());
     });
 }
 
@@ -202,13 +205,16 @@ void HeadlessSession::applyPartitionerOptions()
 {
     GraphDocument* doc = m_window->document();
     // Budget options imply the budget partitioner (the command line rejects them with another one).
-    const bool budgetOptions = m_options.budget || !m_options.solver.isEmpty() || !m_options.estimator.isEmpty() || !m_options.device.isEmpty();
+    const bool budgetOptions = m_options.budget || !m_options.solver.isEmpty()
+        || !m_options.estimator.isEmpty() || !m_options.device.isEmpty();
     const bool budget = m_options.partitioner == QLatin1String("budget")
         || (m_options.partitioner.isEmpty() && (budgetOptions || doc->budgetMode()));
     PartitionerKind kind = doc->partitioner();
     if (!budget && !m_options.partitioner.isEmpty())
         kind = parsePartitioner(m_options.partitioner.toStdString()).value_or(kind);
-    const RuleSet rules = m_options.rules.isEmpty() ? doc->rules() : parseRuleSet(m_options.rules.toStdString()).value_or(doc->rules());
+    const RuleSet rules = m_options.rules.isEmpty()
+        ? doc->rules()
+        : parseRuleSet(m_options.rules.toStdString()).value_or(doc->rules());
     BudgetSettings settings = doc->budgetSettings();
     if (m_options.budget)
         settings.budget = *m_options.budget;
@@ -219,7 +225,8 @@ void HeadlessSession::applyPartitionerOptions()
     if (!m_options.device.isEmpty()) {
         settings.device = m_options.device;
         if (m_options.estimator.isEmpty())
-            settings.estimator = RuntimeEstimatorKind::Roofline; // as the command line: --device implies roofline
+            settings.estimator
+                = RuntimeEstimatorKind::Roofline; // as the command line: --device implies roofline
     }
     doc->setBudgetSettings(settings);
     if (m_options.activationOffloading)
@@ -235,7 +242,8 @@ void HeadlessSession::showPlanFile()
         const PlanRunner runner(graph->graph, BudgetOptions {});
         auto outcome = std::make_shared<PartitionOutcome>();
         outcome->options = doc->partitionOptions();
-        outcome->result = std::make_shared<const PartitionResult>(readPlanResult(runner, m_options.plan.toStdString(), outcome->options));
+        outcome->result = std::make_shared<const PartitionResult>(
+            readPlanResult(runner, m_options.plan.toStdString(), outcome->options));
         describePartition(*outcome, *graph);
         doc->showPlan(std::move(outcome));
     } catch (const std::exception& e) {
@@ -280,12 +288,13 @@ void HeadlessSession::queueExportSteps()
                     return;
                 }
             }
-            if (const QString error = exports->exportPlanAndScript(plan, m_options.exportScript, tools); !error.isEmpty()) {
+            if (const QString error = exports->exportPlanAndScript(plan, m_options.exportScript, tools);
+                !error.isEmpty()) {
                 fail(error);
                 return;
             }
-            std::printf("wrote %s and %s; run it with:\n  %s\n", qPrintable(plan), qPrintable(m_options.exportScript),
-                        qPrintable(scriptCommand(m_options.exportScript)));
+            std::printf("wrote %s and %s; run it with:\n  %s\n", qPrintable(plan),
+                qPrintable(m_options.exportScript), qPrintable(scriptCommand(m_options.exportScript)));
         });
     }
     if (!m_options.exportImage.isEmpty()) {
@@ -307,26 +316,33 @@ void HeadlessSession::openAndMeasure(const QString& label)
     auto conns = std::make_shared<std::vector<QMetaObject::Connection>>();
     then([=, this] {
         t0->start();
-        conns->push_back(connect(m_window, &MainWindow::graphOpened, this, [=] { marks->emplace_back(QStringLiteral("parsed"), ms(t0->nsecsElapsed())); }));
-        conns->push_back(connect(m_window->document(), &GraphDocument::partitionChanged, this,
-                                 [=](PartitionOutcomePtr o) {
-                                     marks->emplace_back(QStringLiteral("partitioned"), ms(t0->nsecsElapsed()));
-                                     marks->emplace_back(QStringLiteral("  (partitionGraph)"), o->seconds * 1000);
-                                 }));
-        conns->push_back(connect(m_window->canvas(), &GraphCanvas::pictureReady, this, [=, this](const CanvasTimings& t) {
-            m_window->canvas()->view()->viewport()->repaint(); // paint now, to time the first picture honestly
-            marks->emplace_back(QStringLiteral("first picture"), ms(t0->nsecsElapsed()));
-            marks->emplace_back(QStringLiteral("  (Graphviz%1)").arg(t.cached ? QStringLiteral(", cached") : QString()), t.layoutSeconds * 1000);
-            marks->emplace_back(QStringLiteral("  (items)"), t.buildSeconds * 1000);
-        }));
-        m_window->openFile(path);
+        conns->push_back(connect(m_window, &MainWindow::graphOpened, this,
+            [=] { marks->emplace_back(QStringLiteral("parsed"), ms(t0->nsecsElapsed())); }));
+        conns->push_back(
+            connect(m_window->document(), &GraphDocument::partitionChanged, this, [=](PartitionOutcomePtr o) {
+                marks->emplace_back(QStringLiteral("partitioned"), ms(t0->nsecsElapsed()));
+                marks->emplace_back(QStringLiteral("  (partitionGraph)"), o->seconds * 1000);
+            }));
+        conns->push_back(
+            connect(m_window->canvas(), &GraphCanvas::pictureReady, this, [=, this](const CanvasTimings& t) {
+                m_window->canvas()
+                    ->view()
+                    ->viewport()
+                    ->repaint(); // paint now, to time the first picture honestly
+                marks->emplace_back(QStringLiteral("first picture"), ms(t0->nsecsElapsed()));
+                marks->emplace_back(
+                    QStringLiteral("  (Graphviz%1)").arg(t.cached ? QStringLiteral(", cached") : QString()),
+                    t.layoutSeconds * 1000);
+                marks->emplace_back(QStringLiteral("  (items)"), t.buildSeconds * 1000);
+            }));
+        m_window->openFile(path, m_options.traceGraph);
     });
     then([=, this] {
         for (const auto& c : *conns)
             disconnect(c);
         const LoadedGraphPtr g = m_window->document()->graph();
-        std::printf("%s: %s, %zu nodes, %zu boxes on the canvas\n", qPrintable(label), qPrintable(g->displayName), g->size(),
-                    m_window->canvas()->scene()->boxCount());
+        std::printf("%s: %s, %zu nodes, %zu boxes on the canvas\n", qPrintable(label),
+            qPrintable(g->displayName), g->size(), m_window->canvas()->scene()->boxCount());
         std::printf("  %-26s %8.1f ms\n", "read + parse (core)", g->loadSeconds * 1000);
         std::printf("  %-26s %8.1f ms\n", "regions + groups", g->analysisSeconds * 1000);
         for (const auto& [what, value] : *marks)
@@ -362,13 +378,13 @@ void HeadlessSession::measureTags(NodeId node)
                 });
             });
             t0->start();
-            m_window->document()->tagNodes({node}, i % 2 == 0 ? std::optional(CheckpointPolicy::MustRecompute) : std::nullopt);
+            m_window->document()->tagNodes(
+                {node}, i % 2 == 0 ? std::optional(CheckpointPolicy::MustRecompute) : std::nullopt);
         });
     }
     then([=, this] {
-        std::printf("  %-26s median %.1f ms, max %.1f ms over %zu tags (partitionGraph median %.1f ms)\n", "tag -> new colours",
-                    median(*samples), maximum(*samples), samples->size(),
-                    median(*partitions));
+        std::printf("  %-26s median %.1f ms, max %.1f ms over %zu tags (partitionGraph median %.1f ms)\n",
+            "tag -> new colours", median(*samples), maximum(*samples), samples->size(), median(*partitions));
     });
 }
 
@@ -404,7 +420,8 @@ void HeadlessSession::queueMeasureSteps()
             fail(QStringLiteral("--measure: no node to tag"));
             return;
         }
-        std::printf("  tagging %s (%s)\n", qPrintable(g->label(*node).name), qPrintable(g->label(*node).size));
+        std::printf(
+            "  tagging %s (%s)\n", qPrintable(g->label(*node).name), qPrintable(g->label(*node).size));
     });
     phase(QStringLiteral("expand its group"));
     auto revealed = std::make_shared<double>(-1);
@@ -416,7 +433,8 @@ void HeadlessSession::queueMeasureSteps()
     });
     then([=, this] {
         if (*revealed >= 0)
-            std::printf("  %-26s %8.1f ms (%zu boxes now)\n", "expand its group", *revealed, m_window->canvas()->scene()->boxCount());
+            std::printf("  %-26s %8.1f ms (%zu boxes now)\n", "expand its group", *revealed,
+                m_window->canvas()->scene()->boxCount());
         // The tag steps need the node chosen above: insert them before the remaining steps.
         auto saved = std::move(m_steps);
         m_steps.clear();

@@ -493,11 +493,11 @@ void MainWindow::connectDocument()
 
 // ---------------------------------------------------------------- opening
 
-void MainWindow::openFile(const QString& path)
+void MainWindow::openFile(const QString& path, const QString& traceGraph)
 {
     m_openingPath = path;
     m_canvas->busyOverlay()->start(tr("Opening %1").arg(QFileInfo(path).fileName()));
-    m_opener->open(path);
+    m_opener->open(path, traceGraph);
 }
 
 void MainWindow::onOpened()
@@ -557,7 +557,7 @@ void MainWindow::chooseTracedGraph(const QString& path, const QList<TracedGraphC
         ids << c.id;
     if (!m_interactive) { // no one to ask: say what there is
         onOpenFailed(path,
-            tr("%1: the log holds %2 joint graphs (%3): choose one")
+            tr("%1: the log holds %2 joint graphs (%3): choose one with a compile id (--graph on the command line)")
                 .arg(path)
                 .arg(choices.size())
                 .arg(ids.join(QLatin1String(", "))));

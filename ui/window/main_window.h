@@ -41,8 +41,9 @@ public:
     ~MainWindow() override;
 
     /// Opens a graph (off the GUI thread); failures show the core's message in a dialog when
-    /// interactive, and are always reported through openFailed.
-    void openFile(const QString& path);
+    /// interactive, and are always reported through openFailed. `traceGraph` picks one of a
+    /// TORCH_TRACE log's compiled graphs by its compile id; empty, the window asks if it must.
+    void openFile(const QString& path, const QString& traceGraph = QString());
     /// Headless runs (screenshots, tests): no dialogs, no project files written.
     void setInteractive(bool interactive);
 
