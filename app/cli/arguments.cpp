@@ -6,7 +6,7 @@
 namespace remat::cli {
 
 Arguments::Arguments(const std::vector<std::string>& args, const std::set<std::string>& valued,
-                     const std::set<std::string>& flags)
+    const std::set<std::string>& flags)
 {
     for (std::size_t i = 0; i < args.size(); ++i) {
         std::string arg = args[i];
@@ -67,6 +67,15 @@ int Arguments::integer(const std::string& name, int fallback) const
     const auto [end, error] = std::from_chars(text->data(), text->data() + text->size(), result);
     if (error != std::errc {} || end != text->data() + text->size())
         throw UsageError {name + " expects an integer, not \"" + *text + "\""};
+    return result;
+}
+
+int Arguments::integer(const std::string& name, int fallback, int minimum) const
+{
+    const int result = integer(name, fallback);
+    if (result < minimum)
+        throw UsageError {
+            name + " must be at least " + std::to_string(minimum) + ", not " + std::to_string(result)};
     return result;
 }
 

@@ -16,7 +16,7 @@ public:
     /// `valued`: options that take a value ("--rules" "torch-1.13"); `flags`: options that do not.
     /// Throws UsageError.
     Arguments(const std::vector<std::string>& args, const std::set<std::string>& valued,
-              const std::set<std::string>& flags);
+        const std::set<std::string>& flags);
 
     const std::vector<std::string>& positionals() const { return m_positionals; }
     /// The last value given for `name`.
@@ -26,6 +26,8 @@ public:
     bool flag(const std::string& name) const { return m_flags.contains(name); }
     double number(const std::string& name, double fallback) const;
     int integer(const std::string& name, int fallback) const;
+    /// integer(), and a UsageError ("--top must be at least 0") below `minimum`.
+    int integer(const std::string& name, int fallback, int minimum) const;
 
 private:
     std::vector<std::string> m_positionals;

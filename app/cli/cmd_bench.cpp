@@ -103,8 +103,8 @@ double growthExponent(const std::vector<Row>& rows, double Row::*time)
 int benchPareto(const std::vector<std::string>& paths, int repeat, const Arguments& args, std::ostream& out)
 {
     ParetoOptions options;
-    options.points = args.integer("--points", 200);
-    options.threads = args.integer("--threads", 0);
+    options.points = args.integer("--points", 200, 2);
+    options.threads = args.integer("--threads", 0, 0); // 0: one per core
     out << "Pareto sweep (" << options.points
         << " grid budgets, then bisection; dp solver, flops estimator, peak "
         << "simulated), torch-2.14 rules; median of " << repeat << " runs\n\n";
@@ -140,11 +140,11 @@ int benchCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
     const Arguments args(rawArgs, {"--repeat", "--points", "--threads"}, {"--pareto", "--processes"});
     if (args.flag("--pareto") && args.flag("--processes"))
         throw UsageError {"--pareto and --processes time different things: give one"};
-    const int repeat = std::max(1,
-        args.integer("--repeat",
-            args.flag("--pareto")          ? 3
-                : args.flag("--processes") ? 11
-                                           : 5));
+    const int repeat = args.integer("--repeat",
+        args.flag("--pareto")          ? 3
+            : args.flag("--processes") ? 11
+                                       : 5,
+        1);
     const auto paths = args.positionals().empty() ? defaultGraphs() : args.positionals();
     if (args.flag("--pareto"))
         return benchPareto(paths, repeat, args, out);

@@ -12,6 +12,7 @@
 #include "io/graph_loader.h"
 
 #include <charconv>
+#include <filesystem>
 #include <ostream>
 
 namespace remat::cli {
@@ -59,6 +60,12 @@ PlanSpec parseSpec(const std::string& text, const PlanRequest& shared)
         spec.request.options.rules = RuleSet::Newest;
         spec.request.options.partitioner = PartitionerKind::MinCut;
     } else {
+        // "mincut" or "budget0.5" is a mistyped plan, not a missing file: say what is accepted.
+        std::error_code ec;
+        if (!std::filesystem::exists(text, ec) && text.find('/') == std::string::npos
+            && !text.ends_with(".json"))
+            throw UsageError {"plan \"" + text
+                + "\": expected PLAN.json, pytorch, pytorch-budget=B, min-cut, default or budget=B"};
         spec.kind = PlanSpec::Kind::File;
     }
     return spec;

@@ -89,7 +89,7 @@ int memoryCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
     if (args.value("--plan") && args.value("--budget"))
         throw UsageError {"--plan and --budget both choose the plan: give one"};
     const double configured = budgetFrom(args, 1.0);
-    const int top = args.integer("--top", 15);
+    const int top = args.integer("--top", 15, 0);
     const BudgetOptions budgetOptions = budgetOptionsFrom(args);
 
     if (const auto plot = args.value("--plot"))
@@ -119,8 +119,8 @@ int memoryCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
         plotWriters().timeline(graph, *plan.memory, planName, *path);
         out << "wrote " << *path << "\n";
     }
-    printProfile(graph, plan, budgetOptions.device.value_or(DeviceProfile {}),
-        static_cast<std::size_t>(std::max(top, 0)), out);
+    printProfile(
+        graph, plan, budgetOptions.device.value_or(DeviceProfile {}), static_cast<std::size_t>(top), out);
     return 0;
 }
 

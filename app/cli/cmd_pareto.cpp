@@ -22,7 +22,8 @@ namespace {
 void printTable(const JointGraph& graph, const ParetoResult& result, std::ostream& out)
 {
     out << graph.filePath() << ": " << result.points.size() << " plans from " << result.budgetsEvaluated
-        << " budgets in " << formatSeconds(result.seconds) << (result.cancelled ? " (cancelled)" : "") << "\n\n";
+        << " budgets in " << formatSeconds(result.seconds) << (result.cancelled ? " (cancelled)" : "")
+        << "\n\n";
     out << pad("budget", 20) << pad("activations", 13) << pad("runtime (" + result.runtimeUnit + ")", 17)
         << pad("peak", 12) << pad("saved", 7) << pad("recomp", 8) << "frontier\n";
     for (const auto& p : result.points) {
@@ -83,10 +84,8 @@ int paretoCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
     if (args.positionals().size() != 1)
         throw UsageError {"expected exactly one GRAPH file"};
     ParetoOptions options;
-    options.points = args.integer("--points", 101);
-    if (options.points < 2)
-        throw UsageError {"--points must be at least 2"};
-    options.threads = args.integer("--threads", 0);
+    options.points = args.integer("--points", 101, 2);
+    options.threads = args.integer("--threads", 0, 0); // 0: one per core
     options.resolution = args.number("--resolution", 1e-6);
     if (!(options.resolution > 0))
         throw UsageError {"--resolution must be positive"};

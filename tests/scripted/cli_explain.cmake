@@ -122,6 +122,16 @@ remat_cli_test(compare_bad_budget CODE 2 ARGS compare ${MLP} budget=lots min-cut
   STDERR "plan \"budget=lots\": the budget must be a number")
 remat_cli_test(compare_missing_plan_file CODE 1 ONE_LINE_ERROR ARGS compare ${MLP} /nonexistent/plan.json min-cut
   STDERR "^remat-explorer: /nonexistent/plan.json: cannot read")
+# A mistyped plan name is a usage error that lists the names, not "mincut: cannot read".
+remat_cli_test(compare_mistyped_plan CODE 2 ARGS compare ${MLP} pytorch mincut
+  STDERR "plan \"mincut\": expected PLAN.json, pytorch, pytorch-budget=B, min-cut, default or budget=B")
+remat_cli_test(compare_missing_local_plan_file CODE 1 ONE_LINE_ERROR ARGS compare ${MLP} pytorch nope.json
+  STDERR "^remat-explorer: nope.json: cannot read")
+# Counts below their least: said, not taken as another number.
+remat_cli_test(memory_top_negative CODE 2 ARGS memory ${MLP} --top -3 STDERR "--top must be at least 0, not -3")
+remat_cli_test(pareto_threads_negative CODE 2 ARGS pareto ${MLP} --threads -2 STDERR "--threads must be at least 0, not -2")
+remat_cli_test(pareto_points_one CODE 2 ARGS pareto ${MLP} --points 1 STDERR "--points must be at least 2, not 1")
+remat_cli_test(bench_repeat_zero CODE 2 ARGS bench ${MLP} --repeat 0 STDERR "--repeat must be at least 1, not 0")
 remat_cli_test(compare_wrong_arity CODE 2 ARGS compare ${MLP} min-cut STDERR "expected a GRAPH file and two plans")
 
 # A plan file written by partition -o, compared with the plan it came from.
