@@ -60,6 +60,17 @@ if(REMAT_BUILD_GUI)
   remat_cli_test(render_trace_unknown_graph CODE 1 ONE_LINE_ERROR
     ARGS render ${REMAT_TEST_DATA_DIR}/torch_trace/graph_break.log --graph 7/0 -o ${REMAT_PICTURES}/render_trace_none.png
     STDERR "no compiled graph 7/0 \\(the log has: 0/0_1, 1/0\\)")
+  # The desktop program's options: a value it cannot use is refused before anything opens (a bad
+  # --zoom or --size was ignored, and --compare budget=abc compared with budget 0).
+  remat_cli_test(screenshot_zoom_invalid CODE 2 ARGS ${REMAT_ORACLE}/mlp3_relu.json --zoom abc
+    --screenshot ${REMAT_PICTURES}/refused.png STDERR "--zoom must be fit or a positive factor such as 0.5, not \"abc\"")
+  remat_cli_test(screenshot_size_invalid CODE 2 ARGS ${REMAT_ORACLE}/mlp3_relu.json --size 10x
+    --screenshot ${REMAT_PICTURES}/refused.png STDERR "--size must be WIDTHxHEIGHT in pixels")
+  remat_cli_test(screenshot_compare_unknown CODE 2 ARGS ${REMAT_ORACLE}/mlp3_relu.json --compare nonsense
+    --screenshot ${REMAT_PICTURES}/refused.png
+    STDERR "--compare nonsense: expected pytorch, budget=B, other-rules, without-tags or a plan file")
+  remat_cli_test(screenshot_compare_bad_budget CODE 2 ARGS ${REMAT_ORACLE}/mlp3_relu.json --compare budget=abc
+    --screenshot ${REMAT_PICTURES}/refused.png STDERR "--compare budget=abc: the budget must be a number in \\[0, 1\\]")
   remat_cli_test(pareto_plot_bad_type CODE 1 ONE_LINE_ERROR
     ARGS pareto ${REMAT_ORACLE}/mlp3_relu.json --plot ${REMAT_PICTURES}/pareto.bmp STDERR "pareto.bmp: unknown picture type '.bmp'")
 endif()

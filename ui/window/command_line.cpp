@@ -7,6 +7,7 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QFileInfo>
 
 #include <cstdio>
 
@@ -211,6 +212,22 @@ bool parseGuiOptions(const QCoreApplication& app, GuiOptions& options, int& exit
     options.plan = parser.value(plan);
     options.dock = parser.value(dock);
     options.compare = parser.value(compare);
+    if (parser.isSet(compare)) {
+        const QString& b = options.compare;
+        const QStringList named {
+            QStringLiteral("pytorch"), QStringLiteral("other-rules"), QStringLiteral("without-tags")};
+        if (b.startsWith(QLatin1String("budget="))) {
+            bool ok = false;
+            const double value = b.mid(7).toDouble(&ok);
+            if (!ok || value < 0 || value > 1)
+                return invalid(QStringLiteral("--compare %1: the budget must be a number in [0, 1]").arg(b));
+        } else if (!named.contains(b) && !QFileInfo::exists(b)) {
+            return invalid(
+                QStringLiteral("--compare %1: expected pytorch, budget=B, other-rules, without-tags or a "
+                               "plan file")
+                    .arg(b));
+        }
+    }
     options.step = parser.value(step);
     if (parser.isSet(teach)) {
         const int value = parser.value(teach).toInt();
@@ -221,8 +238,18 @@ bool parseGuiOptions(const QCoreApplication& app, GuiOptions& options, int& exit
     options.tools = parser.value(tools);
     if (parser.isSet(size)) {
         const QStringList parts = parser.value(size).split(QLatin1Char('x'));
-        if (parts.size() == 2 && parts[0].toInt() > 0 && parts[1].toInt() > 0)
-            options.windowSize = QSize(parts[0].toInt(), parts[1].toInt());
+        if (parts.size() != 2 || parts[0].toInt() <= 0 || parts[1].toInt() <= 0)
+            return invalid(
+                QStringLiteral("--size must be WIDTHxHEIGHT in pixels, such as 1600x1000, not \"%1\"")
+                    .arg(parser.value(size)));
+        options.windowSize = QSize(parts[0].toInt(), parts[1].toInt());
+    }
+    if (!options.zoom.isEmpty() && options.zoom != QLatin1String("fit")) {
+        bool ok = false;
+        const double factor = options.zoom.toDouble(&ok);
+        if (!ok || !(factor > 0))
+            return invalid(QStringLiteral("--zoom must be fit or a positive factor such as 0.5, not \"%1\"")
+                               .arg(options.zoom));
     }
     return true;
 }
