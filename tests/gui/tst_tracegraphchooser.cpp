@@ -124,6 +124,12 @@ private Q_SLOTS:
         w.openFile(logPath("graph_break.log"), QStringLiteral("7/0"));
         QVERIFY(failed.wait(kTimeoutMs));
         QVERIFY(failed.first().first().toString().contains(QStringLiteral("no compiled graph 7/0")));
+        // A joint-graph file has no compiled graphs to choose from: said, not ignored.
+        failed.clear();
+        w.openFile(test::oraclePath("mlp3_relu.json"), QStringLiteral("1/0"));
+        QVERIFY(failed.wait(kTimeoutMs));
+        QVERIFY(failed.first().first().toString().contains(
+            QStringLiteral("not a TORCH_TRACE log, so it has no compiled graph 1/0 to choose")));
     }
 };
 

@@ -132,7 +132,8 @@ GraphOpener::OpenResult GraphOpener::load(const QString& path, const QString& tr
                        .arg(QFileInfo(path).fileName())
                        .arg(bytes.size() / 1e6, 0, 'f', 1),
                 150);
-            graph = loadGraphText(bytes.toStdString(), corePath(path));
+            // A compile id given for a file that is no log is an error, as on the command line.
+            graph = loadGraphText(bytes.toStdString(), corePath(path), traceGraph.toStdString());
         }
         const double loadSeconds = static_cast<double>(timer.nsecsElapsed()) * 1e-9;
         if (stale())
