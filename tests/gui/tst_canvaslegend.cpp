@@ -44,12 +44,13 @@ private Q_SLOTS:
     void everyLabelIsDrawnWhole()
     {
         CanvasLegend legend;
+        legend.setReferenceMarks(true); // every label there is
         QVERIFY(!legend.isFolded());
         legend.resize(legend.sizeHint());
         QImage image(legend.size(), QImage::Format_ARGB32);
         image.fill(Qt::white);
         legend.render(&image);
-        QCOMPARE(legend.labelCount(), 13);
+        QCOMPARE(legend.labelCount(), 14);
         QCOMPARE(legend.labelText(0), QStringLiteral("forward"));
         for (int i = 0; i < legend.labelCount(); ++i) {
             const QRect label = legend.labelRect(i);
@@ -75,21 +76,43 @@ private Q_SLOTS:
         CanvasLegend legend;
         const int regionsWidth = legend.sizeHint().width();
         legend.setFills(CanvasLegend::Fills::Plans);
-        QCOMPARE(legend.labelCount(), 11);
+        QCOMPARE(legend.labelCount(), 10);
         QCOMPARE(legend.labelText(0), QStringLiteral("saved by plan A only"));
         QCOMPARE(legend.labelText(3), QStringLiteral("saved by neither"));
         QCOMPARE(legend.labelText(4), QStringLiteral("saved for backward (S)"));
         QVERIFY(legend.width() > regionsWidth); // "saved by plan B only" is longer than "unclaimed (bw-only)"
         legend.setFills(CanvasLegend::Fills::Devices, 3);
-        QCOMPARE(legend.labelCount(), 10);
+        QCOMPARE(legend.labelCount(), 9);
         QCOMPARE(legend.labelText(2), QStringLiteral("device partition 2"));
         legend.setFills(CanvasLegend::Fills::Devices, 12); // seven rows: six partitions and the rest
-        QCOMPARE(legend.labelCount(), 14);
+        QCOMPARE(legend.labelCount(), 13);
         QCOMPARE(legend.labelText(5), QStringLiteral("device partition 5"));
         QCOMPARE(legend.labelText(6), QStringLiteral("6 more (Devices dock)"));
         legend.setFills(CanvasLegend::Fills::Regions);
-        QCOMPARE(legend.labelCount(), 13);
+        QCOMPARE(legend.labelCount(), 12);
         QCOMPARE(legend.width(), regionsWidth);
+    }
+
+    /// The marks against PyTorch's recorded decision are keyed only while the canvas draws them
+    /// (a file with a record for the plan's options): the dotted border and the yellow corner,
+    /// in rows the legend has anyway, so that the picture fitted around it stays clear of it.
+    void referenceMarksComeWithARecord()
+    {
+        CanvasLegend legend;
+        const QSize size = legend.sizeHint();
+        for (int i = 0; i < legend.labelCount(); ++i)
+            QVERIFY(!legend.labelText(i).contains(QStringLiteral("PyTorch")));
+        legend.setReferenceMarks(true);
+        QCOMPARE(legend.labelCount(), 14);
+        QCOMPARE(legend.labelText(9), QStringLiteral("only PyTorch saves it"));
+        QCOMPARE(legend.labelText(13), QStringLiteral("PyTorch decided otherwise"));
+        QCOMPARE(legend.labelRect(13).left(), legend.labelRect(5).left()); // under the regions
+        QVERIFY(legend.labelRect(13).top() > legend.labelRect(5).top());
+        QCOMPARE(legend.sizeHint().height(), size.height());
+        legend.setFills(CanvasLegend::Fills::Devices, 12); // seven rows of partitions: the corner goes last
+        QCOMPARE(legend.labelText(legend.labelCount() - 1), QStringLiteral("PyTorch decided otherwise"));
+        legend.resize(legend.sizeHint());
+        QVERIFY(legend.rect().contains(legend.labelRect(legend.labelCount() - 1)));
     }
 
     void aLargerFontWidensTheLegend()

@@ -114,6 +114,49 @@ private Q_SLOTS:
         QCOMPARE(tabs->tabText(2), QStringLiteral("Banned"));
     }
 
+    /// The yellow corner marks a node where our plan and PyTorch's recorded decision differ:
+    /// only when the file recorded one for the plan's options. A printed graph records none, and
+    /// every saved node carried the corner (as issue #11 said, and it still did).
+    void theDiffersCornerNeedsARecord()
+    {
+        MainWindow w;
+        QVERIFY(openAndWait(w, QStringLiteral(REMAT_TEST_DATA_DIR "/printed/gelu_layernorm.emulated2x.txt")));
+        GraphScene* scene = w.canvas()->scene();
+        QVERIFY(w.document()->outcome()->ok());
+        QVERIFY(w.document()->outcome()->referenceKey.isEmpty());
+        QVERIFY(!scene->state().showsReference());
+        const QColor corner = scene->state().palette.referenceOnly;
+        const auto cornerPixels = [&](NodeId n) {
+            const QImage image = renderBox(scene, n);
+            int count = 0;
+            for (int y = 0; y < image.height(); ++y) {
+                for (int x = 0; x < image.width(); ++x)
+                    count += image.pixelColor(x, y) == corner;
+            }
+            return count;
+        };
+        const auto legendSays = [&](const QString& text) {
+            const CanvasLegend* legend = w.canvas()->legend();
+            for (int i = 0; i < legend->labelCount(); ++i) {
+                if (legend->labelText(i) == text)
+                    return true;
+            }
+            return false;
+        };
+        const auto& saved = w.document()->outcome()->result->savedValues;
+        QVERIFY(!saved.empty());
+        for (NodeId n : saved)
+            QCOMPARE(cornerPixels(n), 0);
+        QVERIFY(!legendSays(QStringLiteral("PyTorch decided otherwise")));
+
+        // With a record for the plan's options the marks are on, and keyed in the legend.
+        QVERIFY(openAndWait(w, test::oraclePath("mlp3_relu.json")));
+        QVERIFY(!w.document()->outcome()->referenceKey.isEmpty());
+        QVERIFY(scene->state().showsReference());
+        QVERIFY(legendSays(QStringLiteral("PyTorch decided otherwise")));
+        QVERIFY(legendSays(QStringLiteral("only PyTorch saves it")));
+    }
+
     void aWholePictureSitsClearOfTheLegend()
     {
         const QString path = test::oraclePath("gpt_n24.json");

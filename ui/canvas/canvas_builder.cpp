@@ -73,7 +73,8 @@ EdgeShape edgeShape(const EdgeGeometry& geometry)
     return shape;
 }
 
-std::unique_ptr<CanvasContent> buildCanvas(const CanvasState* state, std::shared_ptr<const ViewGraph> view, LayoutResult layout)
+std::unique_ptr<CanvasContent> buildCanvas(
+    const CanvasState* state, std::shared_ptr<const ViewGraph> view, LayoutResult layout)
 {
     auto content = std::make_unique<CanvasContent>();
     const ViewGraph& v = *view;

@@ -17,9 +17,9 @@ struct CanvasContent {
     std::size_t itemCount = 0;
     std::shared_ptr<const ViewGraph> view;
     LayoutResult layout;
-    std::vector<BoxItem*> boxes;        ///< per view item
+    std::vector<BoxItem*> boxes; ///< per view item
     std::vector<ClusterItem*> clusters; ///< per view cluster
-    std::vector<EdgeItem*> edges;       ///< per view edge
+    std::vector<EdgeItem*> edges; ///< per view edge
 };
 
 /// An edge's spline and arrowhead as the canvas draws them.
@@ -27,7 +27,7 @@ EdgeShape edgeShape(const EdgeGeometry& geometry);
 
 /// Creates the items of a laid-out view (hotspot's flame graph pattern: items are plain objects
 /// until the GUI thread adds them to the scene). `state` is only stored, never read here.
-std::unique_ptr<CanvasContent> buildCanvas(const CanvasState* state, std::shared_ptr<const ViewGraph> view,
-                                           LayoutResult layout);
+std::unique_ptr<CanvasContent> buildCanvas(
+    const CanvasState* state, std::shared_ptr<const ViewGraph> view, LayoutResult layout);
 
 } // namespace remat::ui

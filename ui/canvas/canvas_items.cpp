@@ -26,7 +26,8 @@ constexpr double kStrongFill = 0.45;
 QFont scaledFont(const QFont& base, double lod, double screenPixels, double maxPixels)
 {
     QFont f = base;
-    f.setPixelSize(static_cast<int>(std::clamp(screenPixels / lod, static_cast<double>(base.pixelSize()), maxPixels)));
+    f.setPixelSize(
+        static_cast<int>(std::clamp(screenPixels / lod, static_cast<double>(base.pixelSize()), maxPixels)));
     return f;
 }
 
@@ -84,7 +85,8 @@ QString tagAbbreviation(CheckpointPolicy tag)
 
 bool isMustTag(CheckpointPolicy tag)
 {
-    return tag == CheckpointPolicy::MustSave || tag == CheckpointPolicy::MustRecompute || tag == CheckpointPolicy::MustCpuOffload;
+    return tag == CheckpointPolicy::MustSave || tag == CheckpointPolicy::MustRecompute
+        || tag == CheckpointPolicy::MustCpuOffload;
 }
 
 /// The bold detail font at a pixel size; badges and tag chips ask for a few sizes thousands of
@@ -103,14 +105,16 @@ const QFont& boldDetailFont(int pixelSize)
 }
 
 /// A round badge with one character (S, R, ⊘) at `centre`.
-void drawBadge(QPainter* painter, const QPointF& centre, double radius, const QColor& colour, const QString& text)
+void drawBadge(
+    QPainter* painter, const QPointF& centre, double radius, const QColor& colour, const QString& text)
 {
     painter->setPen(Qt::NoPen);
     painter->setBrush(colour);
     painter->drawEllipse(centre, radius, radius);
     painter->setPen(Qt::white);
     painter->setFont(boldDetailFont(static_cast<int>(std::max(10.0, radius * 1.15))));
-    painter->drawText(QRectF(centre.x() - radius, centre.y() - radius, radius * 2, radius * 2), Qt::AlignCenter, text);
+    painter->drawText(
+        QRectF(centre.x() - radius, centre.y() - radius, radius * 2, radius * 2), Qt::AlignCenter, text);
 }
 
 } // namespace
@@ -147,8 +151,7 @@ void BoxItem::paintHalo(QPainter* painter, double lod) const
 NodeItem::NodeItem(const CanvasState* state, int viewItem, NodeId node, const QRectF& rect)
     : BoxItem(state, viewItem, rect)
     , m_node(node)
-{
-}
+{ }
 
 void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*)
 {
@@ -173,7 +176,8 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget
     // partition holds it, at every zoom.
     const bool comparing = m_state->comparingPlans() || m_state->showingDevices();
     const int partition = m_state->devicePartitionOf(m_node);
-    const bool inSomething = m_state->comparingPlans() ? m_state->planSide(m_node) != CanvasState::InNeither : partition >= 0;
+    const bool inSomething
+        = m_state->comparingPlans() ? m_state->planSide(m_node) != CanvasState::InNeither : partition >= 0;
     const QColor overrideFill = !m_state->comparingPlans()
         ? (partition >= 0 ? devicePartitionColour(partition) : QColor(0xf2, 0xf2, 0xf2))
         : planColour(pal, m_state->planSide(m_node));
@@ -196,7 +200,7 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget
         border = QPen(pal.saved, 3.5);
     else if (flags & Recomputed)
         border = QPen(pal.recomputed, 3, Qt::DashLine);
-    else if (m_state->compareWithReference && (flags & ReferenceSaved))
+    else if (m_state->showsReference() && (flags & ReferenceSaved))
         border = QPen(pal.referenceOnly, 3, Qt::DotLine);
     painter->setPen(border);
     painter->setBrush(fill);
@@ -204,13 +208,14 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget
 
     // The left stripe repeats the region in a stronger tone (readable on a selection halo).
     if (!strong) {
-        const QRectF stripe(m_rect.left() + 1.5, m_rect.top() + 1.5, CanvasMetrics::kStripe, m_rect.height() - 3);
+        const QRectF stripe(
+            m_rect.left() + 1.5, m_rect.top() + 1.5, CanvasMetrics::kStripe, m_rect.height() - 3);
         painter->fillRect(stripe, removed ? QColor(0xbb, 0xbb, 0xbb) : fill.darker(135));
     }
 
     if (lod >= kNameOnly) {
-        const QRectF inner = m_rect.adjusted(CanvasMetrics::kPadding + CanvasMetrics::kStripe, CanvasMetrics::kPadding,
-                                             -CanvasMetrics::kPadding, -CanvasMetrics::kPadding);
+        const QRectF inner = m_rect.adjusted(CanvasMetrics::kPadding + CanvasMetrics::kStripe,
+            CanvasMetrics::kPadding, -CanvasMetrics::kPadding, -CanvasMetrics::kPadding);
         if (lod >= kFullText) {
             paintText(painter, inner);
         } else {
@@ -318,10 +323,11 @@ void NodeItem::paintBadges(QPainter* painter, double lod, bool filled) const
         painter->drawText(chip, Qt::AlignCenter, tagAbbreviation(tag));
     }
 
-    if (m_state->compareWithReference && !m_state->comparingPlans() && bool(flags & Saved) != bool(flags & ReferenceSaved)) {
+    if (m_state->showsReference() && bool(flags & Saved) != bool(flags & ReferenceSaved)) {
         // Where we differ from PyTorch's recorded decision: a yellow corner.
         QPolygonF corner;
-        corner << m_rect.bottomRight() << m_rect.bottomRight() - QPointF(14, 0) << m_rect.bottomRight() - QPointF(0, 14);
+        corner << m_rect.bottomRight() << m_rect.bottomRight() - QPointF(14, 0)
+               << m_rect.bottomRight() - QPointF(0, 14);
         painter->setPen(Qt::NoPen);
         painter->setBrush(pal.referenceOnly);
         painter->drawPolygon(corner);
@@ -333,8 +339,7 @@ void NodeItem::paintBadges(QPainter* painter, double lod, bool filled) const
 GroupItem::GroupItem(const CanvasState* state, int viewItem, int group, const QRectF& rect)
     : BoxItem(state, viewItem, rect)
     , m_group(group)
-{
-}
+{ }
 
 void GroupItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*)
 {
@@ -372,7 +377,8 @@ void GroupItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidge
         QFontMetricsF(titleFont()).elidedText(group.label, Qt::ElideMiddle, title.width()));
     painter->setFont(detailFont());
     painter->setPen(QColor(0x44, 0x44, 0x44));
-    painter->drawText(QRectF(inner.right() - countWidth, inner.top(), countWidth, 20), Qt::AlignRight | Qt::AlignVCenter, count);
+    painter->drawText(QRectF(inner.right() - countWidth, inner.top(), countWidth, 20),
+        Qt::AlignRight | Qt::AlignVCenter, count);
 
     QStringList facts;
     if (m_state->comparingPlans() && stats.onlyA + stats.onlyB == 0)
@@ -385,8 +391,9 @@ void GroupItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidge
     if (stats.tagged > 0)
         facts << QStringLiteral("%1 tagged").arg(stats.tagged);
     painter->setPen(QColor(0x22, 0x22, 0x22));
-    painter->drawText(QRectF(inner.left(), inner.top() + 22, inner.width(), 16), Qt::AlignLeft | Qt::AlignVCenter,
-                      detailMetrics().elidedText(facts.join(QStringLiteral(" · ")), Qt::ElideRight, inner.width()));
+    painter->drawText(QRectF(inner.left(), inner.top() + 22, inner.width(), 16),
+        Qt::AlignLeft | Qt::AlignVCenter,
+        detailMetrics().elidedText(facts.join(QStringLiteral(" · ")), Qt::ElideRight, inner.width()));
     paintGroupBar(painter, *m_state, QRectF(inner.left(), inner.bottom() - 22, inner.width(), 16), stats);
     if (stats.tagged > 0) {
         const QRectF chip(m_rect.left() + 10, m_rect.top() - 9, 58, 15);
@@ -432,7 +439,7 @@ void ClusterItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWid
     painter->setFont(scaledFont(titleFont(), lod, 10, CanvasMetrics::kClusterHeader * 0.85));
     painter->setPen(QColor(0x33, 0x33, 0x33));
     painter->drawText(headerRect().adjusted(10, 2, -10, 0), Qt::AlignLeft | Qt::AlignVCenter,
-                      QStringLiteral("▾ ") + group.label);
+        QStringLiteral("▾ ") + group.label);
 }
 
 // ---------------------------------------------------------------- EdgeItem

@@ -14,6 +14,9 @@ namespace remat::ui {
 namespace {
 
 constexpr int kRow = 17;
+/// Rows the legend always has, so that its size does not change with the marks it keys (the
+/// picture is fitted around it): the regions and the marks take seven at most; device
+/// partitions take seven, and the yellow corner's row is an eighth then.
 constexpr int kRows = 7;
 constexpr int kMargin = 8;
 constexpr int kSwatchSpace = 26; ///< from a swatch's left edge to its label
@@ -41,6 +44,16 @@ void CanvasLegend::follow(const CanvasState& state)
             1 + *std::max_element(state.devicePartition.begin(), state.devicePartition.end()));
     else
         setFills(Fills::Regions);
+    setReferenceMarks(state.showsReference());
+    update();
+}
+
+void CanvasLegend::setReferenceMarks(bool shown)
+{
+    if (shown == m_referenceMarks)
+        return;
+    m_referenceMarks = shown;
+    resize(sizeHint());
     update();
 }
 
@@ -117,13 +130,23 @@ std::vector<CanvasLegend::Entry> CanvasLegend::entries() const
         break;
     }
     }
-    out.push_back({1, 0, Swatch::Saved, {}, tr("saved for backward (S)")});
-    out.push_back({1, 1, Swatch::Recomputed, {}, tr("recomputed (R)")});
-    out.push_back({1, 2, Swatch::Banned, {}, tr("banned from recompute (⊘)")});
-    out.push_back({1, 3, Swatch::ReferenceOnly, {}, tr("only PyTorch saves it")});
-    out.push_back({1, 4, Swatch::Fill, m_palette.tagSave, tr("tag MS/PS (save)")});
-    out.push_back({1, 5, Swatch::Fill, m_palette.tagRecompute, tr("tag MR/PR (recompute)")});
-    out.push_back({1, 6, Swatch::Fill, m_palette.tagOffload, tr("tag MO/PO (CPU offload)")});
+    int row = 0;
+    const auto mark = [&](Swatch swatch, const QColor& colour, const QString& label) {
+        out.push_back({1, row++, swatch, colour, label});
+    };
+    mark(Swatch::Saved, {}, tr("saved for backward (S)"));
+    mark(Swatch::Recomputed, {}, tr("recomputed (R)"));
+    mark(Swatch::Banned, {}, tr("banned from recompute (⊘)"));
+    if (m_referenceMarks)
+        mark(Swatch::ReferenceOnly, {}, tr("only PyTorch saves it"));
+    mark(Swatch::Fill, m_palette.tagSave, tr("tag MS/PS (save)"));
+    mark(Swatch::Fill, m_palette.tagRecompute, tr("tag MR/PR (recompute)"));
+    mark(Swatch::Fill, m_palette.tagOffload, tr("tag MO/PO (CPU offload)"));
+    // The yellow corner: under the regions, which leave a row free; else after the tags.
+    if (m_referenceMarks && m_fills == Fills::Regions)
+        out.push_back({0, 6, Swatch::DiffersCorner, {}, tr("PyTorch decided otherwise")});
+    else if (m_referenceMarks)
+        mark(Swatch::DiffersCorner, {}, tr("PyTorch decided otherwise"));
     return out;
 }
 
@@ -178,7 +201,16 @@ QSize CanvasLegend::sizeHint() const
     if (m_folded)
         return {72, kRow + 6};
     const auto all = entries();
-    return {kMargin + columnWidth(all, 0) + kColumnGap + columnWidth(all, 1) + kMargin, kRows * kRow + 12};
+    return {kMargin + columnWidth(all, 0) + kColumnGap + columnWidth(all, 1) + kMargin,
+        std::max(kRows, rowCount(all)) * kRow + 12};
+}
+
+int CanvasLegend::rowCount(const std::vector<Entry>& all)
+{
+    int rows = 0;
+    for (const Entry& entry : all)
+        rows = std::max(rows, entry.row + 1);
+    return rows;
 }
 
 void CanvasLegend::paintEvent(QPaintEvent*)
@@ -229,6 +261,18 @@ void CanvasLegend::paintSwatch(QPainter& p, const Entry& entry, QPointF at) cons
         return border(QPen(m_palette.banned, 1), true);
     case Swatch::ReferenceOnly:
         return border(QPen(m_palette.referenceOnly, 2.5, Qt::DotLine), false);
+    case Swatch::DiffersCorner: {
+        // A node box with the yellow corner the canvas puts where our plan and PyTorch's differ.
+        const QRectF box(at.x() + 1, at.y() + 2, 19, 11);
+        p.setPen(QPen(m_palette.forward.darker(160), 1));
+        p.setBrush(m_palette.forward);
+        p.drawRoundedRect(box, 2, 2);
+        p.setPen(Qt::NoPen);
+        p.setBrush(m_palette.referenceOnly);
+        p.drawPolygon(QPolygonF {
+            box.bottomRight(), box.bottomRight() - QPointF(8, 0), box.bottomRight() - QPointF(0, 8)});
+        return;
+    }
     }
 }
 

@@ -27,6 +27,9 @@ public:
     void setPalette(const CanvasPalette& palette);
     /// `devices`: how many device partitions are coloured (Fills::Devices only).
     void setFills(Fills fills, int devices = 0);
+    /// Whether the marks against PyTorch's recorded decision are keyed (they are drawn only
+    /// when the file recorded a decision for the plan's options).
+    void setReferenceMarks(bool shown);
     Fills fills() const { return m_fills; }
     QSize sizeHint() const override;
     /// Folded, the legend is a small "Legend" tab; a click unfolds or folds it.
@@ -49,7 +52,7 @@ protected:
 
 private:
     /// What stands beside a label: a node's fill, or its border (with its badge, if it has one).
-    enum class Swatch { Fill, Saved, Recomputed, Banned, ReferenceOnly };
+    enum class Swatch { Fill, Saved, Recomputed, Banned, ReferenceOnly, DiffersCorner };
     struct Entry {
         int column;
         int row;
@@ -59,11 +62,13 @@ private:
     };
     std::vector<Entry> entries() const;
     int columnWidth(const std::vector<Entry>& entries, int column) const;
+    static int rowCount(const std::vector<Entry>& entries);
     QRect labelRect(const std::vector<Entry>& entries, std::size_t index) const;
     void paintSwatch(QPainter& p, const Entry& entry, QPointF at) const;
 
     CanvasPalette m_palette = CanvasPalette::defaults();
     Fills m_fills = Fills::Regions;
+    bool m_referenceMarks = false;
     int m_devices = 0;
     bool m_folded = false;
 };

@@ -38,7 +38,8 @@ QSizeF CanvasMetrics::nodeSize(const NodeLabel& label)
     static thread_local const QFontMetricsF detailMetrics(detailFont());
     const double name = nameMetrics.horizontalAdvance(label.name) + kBadgeWidth * 2;
     const double op = detailMetrics.horizontalAdvance(label.op);
-    const double value = detailMetrics.horizontalAdvance(label.value) + detailMetrics.horizontalAdvance(label.size) + 10;
+    const double value
+        = detailMetrics.horizontalAdvance(label.value) + detailMetrics.horizontalAdvance(label.size) + 10;
     const double width = std::max({name, op, value}) + kPadding * 2 + kStripe;
     return {std::clamp(std::ceil(width), kMinNodeWidth, kMaxNodeWidth), kNodeHeight};
 }

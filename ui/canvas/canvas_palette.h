@@ -34,8 +34,8 @@ struct CanvasPalette {
     QColor referenceOnly;
     QColor planAOnly; ///< plan comparison: saved by A only
     QColor planBOnly; ///< saved by B only
-    QColor planBoth;  ///< saved by both
-    QColor flash;     ///< nodes a what-if changes
+    QColor planBoth; ///< saved by both
+    QColor flash; ///< nodes a what-if changes
 
     static CanvasPalette defaults();
     QColor regionFill(Region region) const;

@@ -42,12 +42,16 @@ void CanvasState::updateGroupStats()
     }
     // Bars compare siblings: top-level groups with each other, blocks within a range.
     std::vector<std::int64_t> largest(tree.groups.size() + 1, 0);
-    auto slot = [&tree](std::size_t g) { return tree.groups[g].parent < 0 ? tree.groups.size() : static_cast<std::size_t>(tree.groups[g].parent); };
+    auto slot = [&tree](std::size_t g) {
+        return tree.groups[g].parent < 0 ? tree.groups.size()
+                                         : static_cast<std::size_t>(tree.groups[g].parent);
+    };
     for (std::size_t g = 0; g < tree.groups.size(); ++g)
         largest[slot(g)] = std::max(largest[slot(g)], groupStats[g].savedBytes);
     for (std::size_t g = 0; g < tree.groups.size(); ++g) {
         const auto top = largest[slot(g)];
-        groupStats[g].savedShare = top > 0 ? static_cast<double>(groupStats[g].savedBytes) / static_cast<double>(top) : 0.0;
+        groupStats[g].savedShare
+            = top > 0 ? static_cast<double>(groupStats[g].savedBytes) / static_cast<double>(top) : 0.0;
     }
 }
 

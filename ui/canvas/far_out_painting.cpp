@@ -149,7 +149,7 @@ void paintGroupBar(QPainter* painter, const CanvasState& state, const QRectF& ba
         painter->drawRect(QRectF(bar.right() - a - b, bar.top(), a, bar.height()));
         painter->setBrush(pal.planBOnly);
         painter->drawRect(QRectF(bar.right() - b, bar.top(), b, bar.height()));
-    } else if (state.compareWithReference && stats.referenceOnly > 0) {
+    } else if (state.showsReference() && stats.referenceOnly > 0) {
         painter->setBrush(pal.referenceOnly);
         painter->drawRect(QRectF(bar.right() - 6, bar.top(), 6, bar.height()));
     }

@@ -69,12 +69,14 @@ GraphCanvas::GraphCanvas(GraphDocument* document, NodeSelection* selection, QWid
     connect(m_busy, &BusyOverlay::cancelRequested, this, &GraphCanvas::cancelLayout);
     connect(m_scene, &GraphScene::appearanceChanged, m_overview, &OverviewMap::invalidate);
     // The legend keys the fills the canvas draws now (regions, compared plans, device partitions).
-    connect(m_scene, &GraphScene::appearanceChanged, this, [this] {
+    const auto followScene = [this] {
         const QSize before = m_legend->size();
         m_legend->follow(m_scene->state());
         if (m_legend->size() != before)
             placeOverlays();
-    });
+    };
+    connect(m_scene, &GraphScene::appearanceChanged, this, followScene);
+    connect(m_scene, &GraphScene::referenceMarksChanged, this, followScene);
     connect(m_scene, &GraphScene::appearanceChanged, m_view, &GraphView::dropTiles);
     connect(m_scene, &GraphScene::areasRecoloured, m_overview, &OverviewMap::invalidate);
     connect(m_scene, &QGraphicsScene::selectionChanged, this, &GraphCanvas::onSceneSelectionChanged);

@@ -18,9 +18,9 @@ namespace {
 bool sameSummary(const GroupStats& a, const GroupStats& b)
 {
     return a.nodes == b.nodes && a.saved == b.saved && a.recomputed == b.recomputed && a.banned == b.banned
-        && a.tagged == b.tagged && a.referenceOnly == b.referenceOnly && a.onlyA == b.onlyA && a.onlyB == b.onlyB
-        && a.flashing == b.flashing && a.perDevicePartition == b.perDevicePartition && a.savedBytes == b.savedBytes
-        && a.savedShare == b.savedShare;
+        && a.tagged == b.tagged && a.referenceOnly == b.referenceOnly && a.onlyA == b.onlyA
+        && a.onlyB == b.onlyB && a.flashing == b.flashing && a.perDevicePartition == b.perDevicePartition
+        && a.savedBytes == b.savedBytes && a.savedShare == b.savedShare;
 }
 
 } // namespace
@@ -65,7 +65,7 @@ void GraphScene::setGraph(LoadedGraphPtr graph)
     m_focusItems.clear();
     const CanvasPalette palette = m_state.palette;
     const bool compare = m_state.compareWithReference;
-    m_state = CanvasState{};
+    m_state = CanvasState {};
     m_state.palette = palette;
     m_state.compareWithReference = compare;
     m_state.graph = std::move(graph);
@@ -196,7 +196,9 @@ ClusterItem* GraphScene::clusterForGroup(int group) const
     if (!m_content || group < 0 || static_cast<std::size_t>(group) >= m_content->view->clusterOfGroup.size())
         return nullptr;
     const int c = m_content->view->clusterOfGroup[static_cast<std::size_t>(group)];
-    return c >= 0 && static_cast<std::size_t>(c) < m_content->clusters.size() ? m_content->clusters[static_cast<std::size_t>(c)] : nullptr;
+    return c >= 0 && static_cast<std::size_t>(c) < m_content->clusters.size()
+        ? m_content->clusters[static_cast<std::size_t>(c)]
+        : nullptr;
 }
 
 void GraphScene::setOutcome(PartitionOutcomePtr outcome)
@@ -204,18 +206,27 @@ void GraphScene::setOutcome(PartitionOutcomePtr outcome)
     // Only what a decision changed is repainted: at 17k boxes a whole repaint of a view zoomed
     // out, and of the overview map, costs more than finding the few that differ.
     std::vector<char> changed;
+    const bool referenceBefore = m_state.showsReference();
+    const bool referenceAfter = m_state.showsReference(outcome.get());
     if (m_state.graph) {
         changed.assign(m_state.graph->size(), 0);
         const PartitionOutcomePtr before = m_state.outcome;
+        // When the marks against PyTorch's record come or go, a node marked as differing changes
+        // though its flags do not (a saved node's yellow corner).
+        const auto differs = [](std::uint16_t f) { return bool(f & Saved) != bool(f & ReferenceSaved); };
         for (std::size_t n = 0; n < changed.size(); ++n) {
             const auto id = static_cast<NodeId>(n);
-            changed[n] = (before ? before->flagsOf(id) : 0) != (outcome ? outcome->flagsOf(id) : 0);
+            const std::uint16_t was = before ? before->flagsOf(id) : 0;
+            const std::uint16_t is = outcome ? outcome->flagsOf(id) : 0;
+            changed[n] = was != is || (referenceBefore != referenceAfter && (differs(was) || differs(is)));
         }
     }
     m_state.outcome = std::move(outcome);
     std::vector<GroupStats> statsBefore = std::move(m_state.groupStats);
     m_state.updateGroupStats();
     repaintChanged(changed, statsBefore, true);
+    if (referenceBefore != referenceAfter)
+        Q_EMIT referenceMarksChanged(referenceAfter);
 }
 
 void GraphScene::setTags(std::vector<CheckpointPolicy> tags, std::vector<char> userTagged, bool repaintNow)
@@ -230,7 +241,8 @@ void GraphScene::setTags(std::vector<CheckpointPolicy> tags, std::vector<char> u
     repaintChanged(changed, statsBefore, repaintNow);
 }
 
-void GraphScene::repaintChanged(const std::vector<char>& changed, const std::vector<GroupStats>& statsBefore, bool repaintNow)
+void GraphScene::repaintChanged(
+    const std::vector<char>& changed, const std::vector<GroupStats>& statsBefore, bool repaintNow)
 {
     QList<QRectF> areas;
     bool whole = !m_content || statsBefore.size() != m_state.groupStats.size();
@@ -259,8 +271,10 @@ void GraphScene::repaintChanged(const std::vector<char>& changed, const std::vec
         for (std::size_t e = 0; e < view->edges.size() && !whole; ++e) {
             const ViewEdge& edge = view->edges[e];
             if (edge.role == EdgeRole::Across
-                && std::any_of(edge.sources.begin(), edge.sources.end(),
-                    [&](NodeId n) { return static_cast<std::size_t>(n) < changed.size() && changed[static_cast<std::size_t>(n)]; }))
+                && std::any_of(edge.sources.begin(), edge.sources.end(), [&](NodeId n) {
+                       return static_cast<std::size_t>(n) < changed.size()
+                           && changed[static_cast<std::size_t>(n)];
+                   }))
                 touch(m_content->edges[e]);
         }
     }
@@ -389,7 +403,7 @@ void GraphScene::helpEvent(QGraphicsSceneHelpEvent* event)
     // Tooltips are composed when asked, so they always show the latest partition.
     QGraphicsItem* item = nullptr;
     const QList<QGraphicsItem*> hits = items(event->scenePos(), Qt::IntersectsItemShape, Qt::DescendingOrder,
-                                             views().isEmpty() ? QTransform() : views().first()->transform());
+        views().isEmpty() ? QTransform() : views().first()->transform());
     for (QGraphicsItem* hit : hits) {
         if (hit->type() >= NodeItemType && hit->type() <= ClusterItemType && !CanvasRoot::isRetired(hit)) {
             item = hit;

@@ -91,6 +91,8 @@ Q_SIGNALS:
     void appearanceChanged();
     /// Only these areas changed colour (for the overview map).
     void areasRecoloured(const QList<QRectF>& areas);
+    /// The marks against PyTorch's recorded decision came or went (for the legend).
+    void referenceMarksChanged(bool shown);
 
 protected:
     void helpEvent(QGraphicsSceneHelpEvent* event) override;
@@ -111,7 +113,8 @@ private:
     /// Repaints the boxes of the nodes marked in `changed`, the group boxes whose summary
     /// differs from `statsBefore`, and the edges leaving changed nodes; everything when that is
     /// most of the picture. `repaintNow` false: only the state changed, the caller repaints.
-    void repaintChanged(const std::vector<char>& changed, const std::vector<GroupStats>& statsBefore, bool repaintNow);
+    void repaintChanged(
+        const std::vector<char>& changed, const std::vector<GroupStats>& statsBefore, bool repaintNow);
 
     CanvasState m_state;
     std::shared_ptr<CanvasContent> m_content;
@@ -127,7 +130,7 @@ private:
     int m_flashGeneration = 0; ///< a newer flash outlives the timer of an older one
     std::size_t m_lastRecoloured = 0;
     QList<QRectF> m_pendingAreas; ///< areas setTags changed that wait for the caller's repaint
-    bool m_pendingWhole = false;  ///< setTags changed too much: the next repaint is whole
+    bool m_pendingWhole = false; ///< setTags changed too much: the next repaint is whole
 };
 
 } // namespace remat::ui

@@ -4,9 +4,9 @@
 #include <QObject>
 #include <QStringList>
 
-#include "model/policy_names.h"
 #include "model/decision_text.h"
 #include "model/node_text.h"
+#include "model/policy_names.h"
 
 namespace remat::ui {
 
@@ -14,11 +14,13 @@ QString nodeToolTip(const CanvasState& state, NodeId n)
 {
     const LoadedGraph& g = *state.graph;
     const NodeLabel& label = g.label(n);
-    QString html = QStringLiteral("<b>%1</b> &nbsp;<code>%2</code><br>").arg(label.name.toHtmlEscaped(), label.op.toHtmlEscaped());
+    QString html = QStringLiteral("<b>%1</b> &nbsp;<code>%2</code><br>")
+                       .arg(label.name.toHtmlEscaped(), label.op.toHtmlEscaped());
     if (!label.value.isEmpty())
         html += QStringLiteral("%1 &nbsp;·&nbsp; %2<br>").arg(label.value.toHtmlEscaped(), label.size);
     html += QObject::tr("Region: %1<br>").arg(QLatin1String(regionName(g.region(n))));
-    html += QObject::tr("Decision: <b>%1</b>").arg(decisionHeadline(g, state.outcome.get(), n).toHtmlEscaped());
+    html += QObject::tr("Decision: <b>%1</b>")
+                .arg(decisionHeadline(g, state.outcome.get(), n).toHtmlEscaped());
     const CheckpointPolicy tag = state.tag(n);
     if (tag != CheckpointPolicy::None)
         html += QObject::tr("<br>Tag: %1").arg(QLatin1String(policyName(tag)));
@@ -31,9 +33,12 @@ QString nodeToolTip(const CanvasState& state, NodeId n)
 QString groupToolTip(const CanvasState& state, int group)
 {
     const Group& g = state.graph->groups.group(group);
-    const GroupStats s = static_cast<std::size_t>(group) < state.groupStats.size() ? state.groupStats[static_cast<std::size_t>(group)] : GroupStats{};
-    QString html = QObject::tr("<b>%1</b> (%2)<br>%3 nodes").arg(g.label.toHtmlEscaped(),
-                                                                 g.side == Side::Forward ? QObject::tr("forward") : QObject::tr("backward"))
+    const GroupStats s = static_cast<std::size_t>(group) < state.groupStats.size()
+        ? state.groupStats[static_cast<std::size_t>(group)]
+        : GroupStats {};
+    QString html = QObject::tr("<b>%1</b> (%2)<br>%3 nodes")
+                       .arg(g.label.toHtmlEscaped(),
+                           g.side == Side::Forward ? QObject::tr("forward") : QObject::tr("backward"))
                        .arg(s.nodes);
     html += QObject::tr("<br>%1 saved (%2), %3 recomputed, %4 banned from recomputation")
                 .arg(s.saved)
@@ -42,7 +47,7 @@ QString groupToolTip(const CanvasState& state, int group)
                 .arg(s.banned);
     if (s.tagged > 0)
         html += QObject::tr("<br>%1 tagged").arg(s.tagged);
-    if (state.compareWithReference && s.referenceOnly > 0)
+    if (state.showsReference() && s.referenceOnly > 0)
         html += QObject::tr("<br>%1 saved only by PyTorch's reference").arg(s.referenceOnly);
     if (!g.children.empty())
         html += QObject::tr("<br>%1 sub-groups").arg(g.children.size());
