@@ -4,10 +4,10 @@
 #include "budget/budget_planner.h"
 #include "model/qt_strings.h"
 #include "partition/partition_options.h"
+#include "window/plan_choice_argument.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
-#include <QFileInfo>
 
 #include <cstdio>
 
@@ -212,22 +212,8 @@ bool parseGuiOptions(const QCoreApplication& app, GuiOptions& options, int& exit
     options.plan = parser.value(plan);
     options.dock = parser.value(dock);
     options.compare = parser.value(compare);
-    if (parser.isSet(compare)) {
-        const QString& b = options.compare;
-        const QStringList named {
-            QStringLiteral("pytorch"), QStringLiteral("other-rules"), QStringLiteral("without-tags")};
-        if (b.startsWith(QLatin1String("budget="))) {
-            bool ok = false;
-            const double value = b.mid(7).toDouble(&ok);
-            if (!ok || value < 0 || value > 1)
-                return invalid(QStringLiteral("--compare %1: the budget must be a number in [0, 1]").arg(b));
-        } else if (!named.contains(b) && !QFileInfo::exists(b)) {
-            return invalid(
-                QStringLiteral("--compare %1: expected pytorch, budget=B, other-rules, without-tags or a "
-                               "plan file")
-                    .arg(b));
-        }
-    }
+    if (QString error; parser.isSet(compare) && !planChoiceFromArgument(options.compare, error))
+        return invalid(error);
     options.step = parser.value(step);
     if (parser.isSet(teach)) {
         const int value = parser.value(teach).toInt();

@@ -10,32 +10,13 @@
 #include "teaching/teaching_window.h"
 #include "window/headless_session.h"
 #include "window/main_window.h"
+#include "window/plan_choice_argument.h"
 
 #include <QCoreApplication>
 #include <QDockWidget>
 
 namespace remat::ui {
 namespace {
-
-/// "pytorch", "budget=0.3", "other-rules", "without-tags" or a plan file.
-PlanChoice choiceFrom(const QString& text)
-{
-    PlanChoice choice;
-    if (text == QLatin1String("pytorch")) {
-        choice.kind = PlanChoice::Kind::PyTorch;
-    } else if (text.startsWith(QLatin1String("budget="))) {
-        choice.kind = PlanChoice::Kind::Budget;
-        choice.budget = text.mid(7).toDouble();
-    } else if (text == QLatin1String("other-rules")) {
-        choice.kind = PlanChoice::Kind::OtherRules;
-    } else if (text == QLatin1String("without-tags")) {
-        choice.kind = PlanChoice::Kind::WithoutUserTags;
-    } else {
-        choice.kind = PlanChoice::Kind::PlanFile;
-        choice.path = text;
-    }
-    return choice;
-}
 
 void raiseDock(MainWindow* window, const QString& objectName)
 {
@@ -55,7 +36,13 @@ void HeadlessSession::queueReviewSteps()
     if (!m_options.compare.isEmpty()) {
         then([this] {
             raiseDock(m_window, QStringLiteral("CompareDock"));
-            m_window->comparePanel()->sideB()->setChoice(choiceFrom(m_options.compare));
+            QString error;
+            const auto choice = planChoiceFromArgument(m_options.compare, error);
+            if (!choice) { // checked with the options; a plan file may have gone since
+                fail(error);
+                return;
+            }
+            m_window->comparePanel()->sideB()->setChoice(*choice);
             m_window->comparePanel()->compareNow();
         });
     }
