@@ -7,6 +7,7 @@
 #include "teaching/teaching_window.h"
 
 #include <QGraphicsView>
+#include <QRegularExpression>
 #include <QScrollBar>
 #include <QTest>
 #include <QThreadPool>
@@ -117,6 +118,53 @@ private Q_SLOTS:
         QVERIFY2(view->verticalScrollBar()->maximum() > 0, "the picture is taller than the view");
         const QRectF shown = view->mapToScene(view->viewport()->rect()).boundingRect();
         QVERIFY2(shown.top() <= view->sceneRect().top() + 1, "the view shows the picture's top");
+        QVERIFY2(view->transform().m11() >= 0.65, "legible, not shrunk to a third");
+    }
+
+    /// The backward's nodes (and those tagged to be recomputed) are drawn inside the sink, which
+    /// says how many: drawn, they filled one rank above the sink (mlp3_relu: 23 vertices in a row).
+    void nodesComputedInTheBackwardAreDrawnInsideTheSink()
+    {
+        const LoadedGraphPtr graph = open("mlp3_relu.json");
+        TeachingWindow window;
+        window.teach(graph, newestMinCut(), {});
+        QTRY_VERIFY_WITH_TIMEOUT(window.lesson(), 60000);
+        const Lesson& lesson = *window.lesson();
+        QCOMPARE(lesson.error, QString());
+        for (const std::size_t step : {std::size_t {2}, std::size_t {3}}) {
+            const QString& dot = lesson.steps[step].dot;
+            QVERIFY2(!dot.contains(QStringLiteral("\"tangents_1_in\"")), "a backward node is not drawn");
+            QVERIFY(!dot.contains(QStringLiteral("\"threshold_backward_in\"")));
+            QVERIFY(dot.contains(QStringLiteral("relu_out"))); // a forward value the backward reads
+            const QRegularExpressionMatch said
+                = QRegularExpression(QStringLiteral("The (\\d+) nodes that must be computed in the backward"))
+                      .match(lesson.steps[step].text);
+            QVERIFY(said.hasMatch() && said.captured(1).toInt() >= 10);
+            QVERIFY(dot.contains(QStringLiteral("sink\n(the backward,\n%1 nodes)").arg(said.captured(1))));
+        }
+    }
+
+    /// A network far wider than deep runs left to right and opens at a scale whose text can be
+    /// read: sac_conv_save_conv (every value recomputed, 29 weights) was one row 60 vertices wide,
+    /// shown at a third of its size. mlp3_relu keeps the joint graph's top-to-bottom shape.
+    void aWideShallowNetworkRunsLeftToRight()
+    {
+        TeachingWindow window;
+        window.resize(1200, 800);
+        window.show();
+        window.teach(open("torch2/sac_conv_save_conv.json"), newestMinCut(), {});
+        QTRY_VERIFY_WITH_TIMEOUT(window.lesson() && window.pictureShown(), 60000);
+        QCOMPARE(window.lesson()->error, QString());
+        QVERIFY(window.lesson()->steps[2].dot.contains(QStringLiteral("rankdir=LR")));
+        window.showStep(2);
+        QTRY_VERIFY_WITH_TIMEOUT(window.pictureShown(), 60000);
+        auto* view = window.findChild<QGraphicsView*>();
+        QVERIFY(view);
+        QVERIFY2(view->transform().m11() >= 0.65, qPrintable(QString::number(view->transform().m11())));
+
+        window.teach(open("mlp3_relu.json"), newestMinCut(), {});
+        QTRY_VERIFY_WITH_TIMEOUT(window.lesson() && window.lesson()->steps.size() == 5, 60000);
+        QVERIFY(window.lesson()->steps[2].dot.contains(QStringLiteral("rankdir=TB")));
     }
 
     void bigGraphNeedsARegion()

@@ -4,11 +4,10 @@
 #include "graph/error.h"
 #include "model/node_text.h"
 #include "partition/min_cut_preparation.h"
+#include "teaching/dot_text.h"
+#include "teaching/network_picture.h"
 
 #include <QCoreApplication>
-
-#include <limits>
-#include <map>
 
 namespace remat::ui {
 namespace {
@@ -18,30 +17,9 @@ QString tr(const char* text)
     return QCoreApplication::translate("Lesson", text);
 }
 
-QString quoted(const QString& text)
-{
-    QString out = text;
-    out.replace(QLatin1Char('\\'), QLatin1String("\\\\")).replace(QLatin1Char('"'), QLatin1String("\\\""));
-    return QLatin1Char('"') + out + QLatin1Char('"');
-}
-
 QString id(NodeId n)
 {
     return QStringLiteral("n%1").arg(n);
-}
-
-QString header(const QString& rankdir = QStringLiteral("TB"))
-{
-    return QStringLiteral("digraph lesson {\n  rankdir=%1; bgcolor=\"white\"; nodesep=0.25; ranksep=0.35;\n"
-                          "  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\", fontsize=10, "
-                          "fillcolor=\"white\", color=\"#555555\"];\n"
-                          "  edge [color=\"#777777\", arrowsize=0.6, fontname=\"Helvetica\", fontsize=9];\n")
-        .arg(rankdir);
-}
-
-QString weightText(std::int64_t capacity)
-{
-    return capacity == PartitionResult::kInfiniteWeight ? QStringLiteral("∞") : QString::number(capacity);
 }
 
 /// The facts every step draws from.
@@ -80,7 +58,7 @@ struct Context {
     {
         QString dot;
         for (NodeId n : lesson.regionNodes)
-            dot += QStringLiteral("  %1 [label=%2, %3];\n").arg(id(n), quoted(label(n)), fill(n));
+            dot += QStringLiteral("  %1 [label=%2, %3];\n").arg(id(n), dotQuoted(label(n)), fill(n));
         for (NodeId n : lesson.regionNodes) {
             for (NodeId input : graph.graph.node(n).inputs) {
                 if (shown(input))
@@ -101,7 +79,7 @@ LessonStep classesStep(const Context& c)
         "forward's outputs (required_fw), purple ones depend on the tangents and run in the backward "
         "(required_bw), green ones only the backward needs (unclaimed). The partitioner must decide, for "
         "every blue value the backward reads, whether to save it or to recompute it there.");
-    step.dot = header() + c.jointGraph([&](NodeId n) {
+    step.dot = dotHeader() + c.jointGraph([&](NodeId n) {
         return QStringLiteral("fillcolor=\"%1\"").arg(QLatin1String(c.classColour(n)));
     }) + QStringLiteral("}\n");
     return step;
@@ -125,86 +103,12 @@ LessonStep bansStep(const Context& c)
              "network a banned node gets an infinite edge from the source, so it can only be saved.")
         + (reasons.isEmpty() ? tr("<p>Nothing is banned here.</p>")
                              : QStringLiteral("<ul>%1</ul>").arg(reasons));
-    step.dot = header() + c.jointGraph([&](NodeId n) {
+    step.dot = dotHeader() + c.jointGraph([&](NodeId n) {
         return banned[static_cast<std::size_t>(n)]
             ? QStringLiteral("fillcolor=\"#ffb3b3\", color=\"#c00000\", penwidth=2")
             : QStringLiteral("fillcolor=\"%1\"").arg(QLatin1String(c.classColour(n)));
     }) + QStringLiteral("}\n");
     return step;
-}
-
-QString networkDot(const Context& c, bool withCut)
-{
-    // Top to bottom like the joint graph, each X_in beside its X_out: the network keeps the shape
-    // of the graph the student just saw, twice as wide rather than a hairline twice as long.
-    QString dot = header();
-    const auto& vertices = c.lesson.vertices;
-    constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
-    std::map<NodeId, std::pair<std::size_t, std::size_t>> pairOf;
-    for (std::size_t v = 0; v < vertices.size(); ++v) {
-        const MinCutLesson::Vertex& x = vertices[v];
-        if (x.kind == MinCutLesson::VertexKind::In || x.kind == MinCutLesson::VertexKind::Out) {
-            auto& inOut = pairOf.try_emplace(x.node, kNone, kNone).first->second;
-            (x.kind == MinCutLesson::VertexKind::In ? inOut.first : inOut.second) = v;
-        } else // the source above everything, the sink below
-            dot += QStringLiteral("  { rank=%1; v%2; }\n")
-                       .arg(x.kind == MinCutLesson::VertexKind::Source ? QStringLiteral("min")
-                                                                       : QStringLiteral("max"))
-                       .arg(v);
-    }
-    for (const auto& [node, inOut] : pairOf) {
-        if (inOut.first != kNone && inOut.second != kNone)
-            dot += QStringLiteral("  { rank=same; v%1; v%2; }\n").arg(inOut.first).arg(inOut.second);
-    }
-    for (std::size_t v = 0; v < vertices.size(); ++v) {
-        const MinCutLesson::Vertex& x = vertices[v];
-        QString label, style;
-        switch (x.kind) {
-        case MinCutLesson::VertexKind::Source:
-            label = tr("source\n(the forward)");
-            style = QStringLiteral("shape=doublecircle, fillcolor=\"#b7e4b7\"");
-            break;
-        case MinCutLesson::VertexKind::Sink:
-            label = tr("sink\n(the backward)");
-            style = QStringLiteral("shape=doublecircle, fillcolor=\"#d9c2ee\"");
-            break;
-        case MinCutLesson::VertexKind::In:
-            label = c.graph.label(x.node).name + QStringLiteral("_in");
-            style = QStringLiteral("shape=ellipse");
-            break;
-        case MinCutLesson::VertexKind::Out:
-            label = c.graph.label(x.node).name + QStringLiteral("_out");
-            style = QStringLiteral("shape=ellipse");
-            break;
-        }
-        if (withCut && x.kind != MinCutLesson::VertexKind::Source && x.kind != MinCutLesson::VertexKind::Sink)
-            style += x.sinkSide ? QStringLiteral(", fillcolor=\"#eadcf7\"")
-                                : QStringLiteral(", fillcolor=\"#dff3df\"");
-        dot += QStringLiteral("  v%1 [label=%2, %3];\n").arg(v).arg(quoted(label), style);
-    }
-    for (const MinCutLesson::Edge& e : c.lesson.edges) {
-        QString attrs;
-        switch (e.kind) {
-        case MinCutLesson::EdgeKind::Ban:
-            attrs = QStringLiteral("color=\"#c00000\", label=\"∞ ban\"");
-            break;
-        case MinCutLesson::EdgeKind::Save:
-            attrs = QStringLiteral("color=\"#2060c0\", penwidth=1.6, label=%1")
-                        .arg(quoted(weightText(e.capacity)));
-            break;
-        case MinCutLesson::EdgeKind::Data:
-            attrs = QStringLiteral("color=\"#999999\"");
-            break;
-        case MinCutLesson::EdgeKind::NeededInBackward:
-        case MinCutLesson::EdgeKind::ComputedInBackward:
-            attrs = QStringLiteral("style=dashed, color=\"#8a5cb8\"");
-            break;
-        }
-        if (withCut && e.cut)
-            attrs += QStringLiteral(", color=\"#e00000\", penwidth=3.5, fontcolor=\"#e00000\"");
-        dot += QStringLiteral("  v%1 -> v%2 [%3];\n").arg(e.from).arg(e.to).arg(attrs);
-    }
-    return dot + QStringLiteral("}\n");
 }
 
 LessonStep networkStep(const Context& c)
@@ -219,7 +123,10 @@ LessonStep networkStep(const Context& c)
         "The whole network has %1 vertices and %2 edges.")
                     .arg(c.lesson.totalVertices)
                     .arg(c.lesson.totalEdges);
-    step.dot = networkDot(c, false);
+    const NetworkPicture picture = drawNetwork(c.graph, c.lesson, false);
+    if (const QString folded = foldedNodesText(picture); !folded.isEmpty())
+        step.text += QLatin1Char(' ') + folded;
+    step.dot = picture.dot;
     return step;
 }
 
@@ -238,7 +145,10 @@ LessonStep cutStep(const Context& c)
                     .arg(c.lesson.cutValue)
                     .arg(saved.isEmpty() ? tr("none in this region")
                                          : saved.join(QStringLiteral(", ")).toHtmlEscaped());
-    step.dot = networkDot(c, true);
+    const NetworkPicture picture = drawNetwork(c.graph, c.lesson, true);
+    if (const QString folded = foldedNodesText(picture); !folded.isEmpty())
+        step.text += QLatin1Char(' ') + folded;
+    step.dot = picture.dot;
     return step;
 }
 
@@ -246,7 +156,7 @@ LessonStep graphsStep(const Context& c)
 {
     LessonStep step;
     step.title = tr("5 · The forward and backward graphs");
-    QString dot = header();
+    QString dot = dotHeader();
     std::vector<char> saved(c.graph.size(), 0);
     for (NodeId n : c.result.savedValues)
         saved[static_cast<std::size_t>(n)] = 1;
@@ -254,14 +164,14 @@ LessonStep graphsStep(const Context& c)
                        const QString& suffix) {
         QString out
             = QStringLiteral("  subgraph cluster_%1 {\n    label=%2; style=\"rounded\"; color=\"#888888\";\n")
-                  .arg(name, quoted(title));
+                  .arg(name, dotQuoted(title));
         for (NodeId n : nodes) {
             if (!c.shown(n))
                 continue;
             const QString fill = saved[static_cast<std::size_t>(n)] ? QStringLiteral("#9be29b")
                                                                     : QString::fromLatin1(c.classColour(n));
             out += QStringLiteral("    %1%2 [label=%3, fillcolor=\"%4\"];\n")
-                       .arg(id(n), suffix, quoted(c.label(n)), fill);
+                       .arg(id(n), suffix, dotQuoted(c.label(n)), fill);
         }
         return out + QStringLiteral("  }\n");
     };

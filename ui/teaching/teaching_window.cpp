@@ -16,8 +16,15 @@
 #include <QVBoxLayout>
 #include <QWheelEvent>
 
+#include <algorithm>
+
 namespace remat::ui {
 namespace {
+
+/// The smallest scale at which the pictures' 10-point text can still be read, and the largest a
+/// small picture is blown up to.
+constexpr double kLegibleScale = 0.65;
+constexpr double kLargestScale = 1.5;
 
 /// Wheel zooms at the cursor, drag pans: big networks need both.
 class ZoomingView : public QGraphicsView {
@@ -172,18 +179,22 @@ void TeachingWindow::showPicture(const QByteArray& svg)
     m_scene->addItem(item);
     m_scene->setSceneRect(item->boundingRect());
     m_view->resetTransform();
-    m_view->fitInView(item, Qt::KeepAspectRatio);
-    // Never blow a small picture up past 1.5x; never shrink a big one below legibility.
-    const double scale = m_view->transform().m11();
-    if (scale > 1.5)
-        m_view->setTransform(QTransform::fromScale(1.5, 1.5));
-    else if (scale < 0.35)
-        m_view->setTransform(QTransform::fromScale(0.35, 0.35));
-    // A picture larger than the view starts at its top, where the story starts (the inputs, the
-    // source), not in its middle.
+    // The whole picture if its text stays legible, else its whole width, else legible text and
+    // scrolling: at a third of its size (the old floor) a network of a hundred nodes was a grey strip.
     const QRectF picture = item->boundingRect();
-    const double visibleHeight = m_view->viewport()->height() / m_view->transform().m22();
-    m_view->centerOn(picture.center().x(), picture.top() + visibleHeight / 2);
+    const QSize viewport = m_view->viewport()->size();
+    const double wholeWidth = viewport.width() / picture.width();
+    const double whole = std::min(wholeWidth, viewport.height() / picture.height());
+    const double scale = whole >= kLegibleScale ? std::min(whole, kLargestScale)
+                                                : std::clamp(wholeWidth, kLegibleScale, 1.0);
+    m_view->setTransform(QTransform::fromScale(scale, scale));
+    // A picture larger than the view starts at its top, where the story starts (the inputs, the
+    // source), not in its middle; a tall one (a network drawn left to right) at its left too.
+    const double visibleWidth = viewport.width() / scale;
+    const double visibleHeight = viewport.height() / scale;
+    const double x
+        = picture.height() > picture.width() ? picture.left() + visibleWidth / 2 : picture.center().x();
+    m_view->centerOn(x, picture.top() + visibleHeight / 2);
 }
 
 } // namespace remat::ui
