@@ -167,6 +167,36 @@ private Q_SLOTS:
         QVERIFY(window.lesson()->steps[2].dot.contains(QStringLiteral("rankdir=TB")));
     }
 
+    /// Step 5 draws the backward's inputs (saved values, tangents) in a row at its top, as in
+    /// PyTorch's backward graph, each saved value linked to its forward copy; past ten saved
+    /// values the links are left out and the text says so (sac_conv_save_conv's 26 were a wall).
+    void theBackwardsInputsHeadItsGraph()
+    {
+        TeachingWindow window;
+        const LoadedGraphPtr mlp = open("mlp3_relu.json");
+        window.teach(mlp, newestMinCut(), {});
+        QTRY_VERIFY_WITH_TIMEOUT(window.lesson() && window.lesson()->steps.size() == 5, 60000);
+        const QString few = window.lesson()->steps[4].dot;
+        const QRegularExpressionMatch top
+            = QRegularExpression(QStringLiteral("\\{ rank=same;([^}]*)\\}")).match(few);
+        QVERIFY2(top.hasMatch(), "the backward's inputs share its top rank");
+        const NodeId tangent = mlp->graph.find("tangents_1");
+        QVERIFY(tangent != kNoNode);
+        QVERIFY(top.captured(1).contains(QStringLiteral(" n%1b;").arg(tangent)));
+        const PartitionResult result = partitionGraph(mlp->graph, newestMinCut());
+        QVERIFY(!result.savedValues.empty() && result.savedValues.size() <= 10);
+        for (NodeId n : result.savedValues)
+            QVERIFY(top.captured(1).contains(QStringLiteral(" n%1b;").arg(n)));
+        QCOMPARE(
+            few.count(QStringLiteral("label=\"saved\"")), static_cast<qsizetype>(result.savedValues.size()));
+
+        window.teach(open("torch2/sac_conv_save_conv.json"), newestMinCut(), {});
+        QTRY_VERIFY_WITH_TIMEOUT(window.lesson() && window.lesson()->steps.size() == 5, 60000);
+        const LessonStep& many = window.lesson()->steps[4];
+        QVERIFY(!many.dot.contains(QStringLiteral("label=\"saved\"")));
+        QVERIFY2(many.text.contains(QStringLiteral("without an arrow")), qPrintable(many.text));
+    }
+
     void bigGraphNeedsARegion()
     {
         const LoadedGraphPtr graph = open("gpt_n8.json");

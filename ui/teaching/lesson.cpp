@@ -12,6 +12,10 @@
 namespace remat::ui {
 namespace {
 
+/// Most saved values step 5 links across the two graphs with an arrow, their copies in the
+/// backward in a row at its top: sac_conv_save_conv's 26 arrows were a wall of loops.
+constexpr std::size_t kLinkedSavedValues = 10;
+
 QString tr(const char* text)
 {
     return QCoreApplication::translate("Lesson", text);
@@ -157,31 +161,42 @@ LessonStep graphsStep(const Context& c)
     LessonStep step;
     step.title = tr("5 · The forward and backward graphs");
     QString dot = dotHeader();
-    std::vector<char> saved(c.graph.size(), 0);
+    std::vector<char> saved(c.graph.size(), 0), inFw(c.graph.size(), 0), inBw(c.graph.size(), 0);
     for (NodeId n : c.result.savedValues)
         saved[static_cast<std::size_t>(n)] = 1;
+    for (NodeId n : c.result.fwNodes)
+        inFw[static_cast<std::size_t>(n)] = 1;
+    for (NodeId n : c.result.bwNodes)
+        inBw[static_cast<std::size_t>(n)] = 1;
+    std::vector<NodeId> handedOver; // saved values drawn in both graphs
+    for (NodeId n : c.result.savedValues) {
+        if (c.shown(n) && inFw[static_cast<std::size_t>(n)] && inBw[static_cast<std::size_t>(n)])
+            handedOver.push_back(n);
+    }
+    const bool linked = handedOver.size() <= kLinkedSavedValues;
     auto cluster = [&](const std::vector<NodeId>& nodes, const QString& name, const QString& title,
                        const QString& suffix) {
         QString out
             = QStringLiteral("  subgraph cluster_%1 {\n    label=%2; style=\"rounded\"; color=\"#888888\";\n")
                   .arg(name, dotQuoted(title));
+        QString
+            inputs; // of the backward, in a row at its top as in PyTorch's graph: saved values and tangents
         for (NodeId n : nodes) {
             if (!c.shown(n))
                 continue;
-            const QString fill = saved[static_cast<std::size_t>(n)] ? QStringLiteral("#9be29b")
-                                                                    : QString::fromLatin1(c.classColour(n));
+            const bool isSaved = saved[static_cast<std::size_t>(n)] != 0;
+            const QString fill = isSaved ? QStringLiteral("#9be29b") : QString::fromLatin1(c.classColour(n));
             out += QStringLiteral("    %1%2 [label=%3, fillcolor=\"%4\"];\n")
                        .arg(id(n), suffix, dotQuoted(c.label(n)), fill);
+            if (suffix == QLatin1String("b") && (isSaved || c.graph.region(n) == Region::Tangent))
+                inputs += QStringLiteral(" %1%2;").arg(id(n), suffix);
         }
+        if (linked && !inputs.isEmpty())
+            out += QStringLiteral("    { rank=same;%1 }\n").arg(inputs);
         return out + QStringLiteral("  }\n");
     };
     dot += cluster(c.result.fwNodes, QStringLiteral("fw"), tr("forward graph"), QStringLiteral("f"));
     dot += cluster(c.result.bwNodes, QStringLiteral("bw"), tr("backward graph"), QStringLiteral("b"));
-    std::vector<char> inFw(c.graph.size(), 0), inBw(c.graph.size(), 0);
-    for (NodeId n : c.result.fwNodes)
-        inFw[static_cast<std::size_t>(n)] = 1;
-    for (NodeId n : c.result.bwNodes)
-        inBw[static_cast<std::size_t>(n)] = 1;
     for (NodeId n : c.lesson.regionNodes) {
         for (NodeId input : c.graph.graph.node(n).inputs) {
             if (!c.shown(input))
@@ -192,11 +207,10 @@ LessonStep graphsStep(const Context& c)
                 dot += QStringLiteral("  %1b -> %2b;\n").arg(id(input), id(n));
         }
     }
-    for (NodeId n : c.result.savedValues) {
-        if (c.shown(n) && inFw[static_cast<std::size_t>(n)] && inBw[static_cast<std::size_t>(n)])
-            dot += QStringLiteral("  %1f -> %1b [color=\"#1a9a1a\", penwidth=2.5, style=dashed, "
-                                  "label=\"saved\", constraint=false];\n")
-                       .arg(id(n));
+    for (NodeId n : linked ? handedOver : std::vector<NodeId> {}) {
+        dot += QStringLiteral("  %1f -> %1b [color=\"#1a9a1a\", penwidth=2.5, style=dashed, "
+                              "label=\"saved\", constraint=false];\n")
+                   .arg(id(n));
     }
     step.dot = dot + QStringLiteral("}\n");
     step.text = tr(
@@ -206,6 +220,11 @@ LessonStep graphsStep(const Context& c)
                     .arg(c.result.savedValues.size())
                     .arg(formatBytes(c.result.savedBytes))
                     .arg(c.result.recomputed.size());
+    if (!linked)
+        step.text += QLatin1Char(' ')
+            + tr("With %1 of them drawn, each is green in both graphs without an arrow from one to the other "
+                 "(arrows across the picture hid the graphs).")
+                  .arg(handedOver.size());
     return step;
 }
 
