@@ -173,6 +173,22 @@ private Q_SLOTS:
             qPrintable(reason));
     }
 
+    /// cos_cos's runtime-optimal cut saves only inputs: PyTorch's ratio divides by zero and it keeps
+    /// that cut at every budget. The panel said a bare "undefined"; it now says why, as `budget` does.
+    void anUndefinedRatioSaysWhy()
+    {
+        MainWindow w;
+        QVERIFY(openAndWait(w, QStringLiteral(REMAT_SOURCE_DIR "/tests/data/worked_examples/cos_cos.json")));
+        QVERIFY(chooseBudgetPartitioner(w));
+        w.partitionPanel()->budgetControls()->spinBox()->setValue(0.5);
+        QTRY_VERIFY_WITH_TIMEOUT(budgetOf(w) && budgetOf(w)->plan->budget == 0.5 && idle(w), kTimeoutMs);
+        QVERIFY(!budgetOf(w)->plan->metrics.memoryRatio);
+        const QString summary = w.partitionPanel()->summaryText();
+        QVERIFY2(summary.contains(
+                     QStringLiteral("undefined (the runtime-optimal cut saves no more than the inputs")),
+            qPrintable(summary));
+    }
+
     /// The budget controls appear when the budget partitioner is chosen: the Partition dock widens
     /// to show them whole (at 1280x800 the budget box and the estimator were cut at its edge).
     void theBudgetControlsFitTheDock()

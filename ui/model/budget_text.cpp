@@ -72,7 +72,9 @@ QString budgetSummaryHtml(const LoadedGraph& graph, const BudgetOutcome& budget)
         QStringLiteral("<b>%1</b>").arg(budgetStageText(budget).toHtmlEscaped()),
         budgetStageExplanation(plan.stage));
     rows += row(QObject::tr("Memory ratio"),
-        m.memoryRatio ? QString::number(*m.memoryRatio, 'f', 4) : QObject::tr("undefined"),
+        m.memoryRatio ? QString::number(*m.memoryRatio, 'f', 4)
+                      : QObject::tr("undefined (the runtime-optimal cut saves no more than the inputs, so "
+                                    "PyTorch keeps it at every budget above 0)"),
         QObject::tr("PyTorch's mem_ratio: saved activations between the inputs-only plan (0) and the "
                     "runtime-optimal min-cut (1)"));
     // The ratio PyTorch reports is not what its knapsack limits: say so when they disagree.
@@ -82,12 +84,14 @@ QString budgetSummaryHtml(const LoadedGraph& graph, const BudgetOutcome& budget)
         rows += row(QString(),
             QStringLiteral("<span style='color:#9a6b00'>%1</span>")
                 .arg(unreachable
-                        ? QObject::tr("Budget %1 cannot be reached: even the inputs and the values that must be saved "
-                                      "take a ratio of %2.")
+                        ? QObject::tr(
+                            "Budget %1 cannot be reached: even the inputs and the values that must be saved "
+                            "take a ratio of %2.")
                               .arg(budgetText, QString::number(*m.memoryRatio, 'f', 4))
-                        : QObject::tr("The ratio ends above the budget asked for: the knapsack limits the banned "
-                                      "nodes it keeps, while the ratio counts every saved value after extraction "
-                                      "(<a href='glossary:memory-ratio'>why</a>).")));
+                        : QObject::tr(
+                            "The ratio ends above the budget asked for: the knapsack limits the banned "
+                            "nodes it keeps, while the ratio counts every saved value after extraction "
+                            "(<a href='glossary:memory-ratio'>why</a>).")));
     }
     rows += row(QObject::tr("Activations"),
         QObject::tr("<b>%1</b> kept for the backward").arg(formatBytes(m.activationBytes)),
