@@ -19,6 +19,8 @@
 #include <QSignalSpy>
 #include <QSlider>
 #include <QTest>
+#include <QTextBlock>
+#include <QTextDocument>
 
 #include <algorithm>
 
@@ -187,6 +189,32 @@ private Q_SLOTS:
         QVERIFY2(summary.contains(
                      QStringLiteral("undefined (the runtime-optimal cut saves no more than the inputs")),
             qPrintable(summary));
+    }
+
+    /// The summary's rows explain themselves in tooltips; a tip with an apostrophe ("PyTorch's
+    /// mem_ratio", "The estimator's cost") was cut there: the attribute was in single quotes.
+    void theSummarysTipsAreWhole()
+    {
+        MainWindow w;
+        QVERIFY(
+            openAndWait(w, QStringLiteral(REMAT_SOURCE_DIR "/tests/data/worked_examples/cos_mm_chain.json")));
+        QVERIFY(chooseBudgetPartitioner(w));
+        w.partitionPanel()->budgetControls()->spinBox()->setValue(0.5);
+        QTRY_VERIFY_WITH_TIMEOUT(budgetOf(w) && budgetOf(w)->plan->budget == 0.5 && idle(w), kTimeoutMs);
+        QTextDocument summary;
+        summary.setHtml(w.partitionPanel()->summaryText());
+        QStringList tips;
+        for (QTextBlock block = summary.begin(); block.isValid(); block = block.next()) {
+            for (auto it = block.begin(); !it.atEnd(); ++it) {
+                if (!it.fragment().charFormat().toolTip().isEmpty())
+                    tips << it.fragment().charFormat().toolTip();
+            }
+        }
+        QVERIFY2(
+            tips.contains(QStringLiteral("PyTorch's mem_ratio: saved activations between the inputs-only "
+                                         "plan (0) and the runtime-optimal min-cut (1)")),
+            qPrintable(tips.join(QStringLiteral(" | "))));
+        QVERIFY(tips.contains(QStringLiteral("The estimator's cost of everything the backward recomputes")));
     }
 
     /// The budget controls appear when the budget partitioner is chosen: the Partition dock widens

@@ -13,7 +13,10 @@ namespace {
 
 QString row(const QString& name, const QString& value, const QString& tip = {})
 {
-    const QString title = tip.isEmpty() ? QString() : QStringLiteral(" title='%1'").arg(tip.toHtmlEscaped());
+    // Double quotes: toHtmlEscaped leaves apostrophes, and "PyTorch's mem_ratio" ended a quoted
+    // attribute after "PyTorch".
+    const QString title
+        = tip.isEmpty() ? QString() : QStringLiteral(" title=\"%1\"").arg(tip.toHtmlEscaped());
     return QStringLiteral("<tr><td style='padding-right:8px; color:#555'%1>%2</td><td>%3</td></tr>")
         .arg(title, name, value);
 }

@@ -64,11 +64,13 @@ PartitionPanel::PartitionPanel(GraphDocument* document, NodeSelection* selection
     auto* form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     // The combo data are the core's own names; the memory budget is the app's own entry.
-    m_partitioner->addItem(tr("min-cut (min_cut_rematerialization_partition)"), kindName(PartitionerKind::MinCut));
+    m_partitioner->addItem(
+        tr("min-cut (min_cut_rematerialization_partition)"), kindName(PartitionerKind::MinCut));
     m_partitioner->addItem(tr("default (default_partition)"), kindName(PartitionerKind::Default));
     m_partitioner->addItem(tr("memory budget (choose_saved_values_set)"), kBudget);
-    m_partitioner->setItemData(2, tr("The newest min-cut under an activation memory budget: PyTorch's knapsack over what to recompute"),
-                               Qt::ToolTipRole);
+    m_partitioner->setItemData(2,
+        tr("The newest min-cut under an activation memory budget: PyTorch's knapsack over what to recompute"),
+        Qt::ToolTipRole);
     m_rules->addItem(tr("torch 1.13"), static_cast<int>(RuleSet::Torch113));
     m_rules->addItem(tr("torch 2.14 (newest)"), static_cast<int>(RuleSet::Torch214));
     m_compiler->addItem(tr("nvfuser"), static_cast<int>(OpListCompiler::Nvfuser));
@@ -84,7 +86,8 @@ PartitionPanel::PartitionPanel(GraphDocument* document, NodeSelection* selection
            "backward"));
     form->addRow(tr("Offloading:"), m_offload);
     layout->addLayout(form);
-    m_budgetNote->setText(tr("The memory budget exists only in the newest PyTorch: its rules are used, whatever Rules says."));
+    m_budgetNote->setText(
+        tr("The memory budget exists only in the newest PyTorch: its rules are used, whatever Rules says."));
     m_budgetNote->setWordWrap(true);
     m_budgetNote->setStyleSheet(QStringLiteral("color: #555"));
     layout->addWidget(m_budget);
@@ -113,8 +116,8 @@ PartitionPanel::PartitionPanel(GraphDocument* document, NodeSelection* selection
     layout->addLayout(filterRow);
     layout->addWidget(m_differencesOnly);
 
-    const DecisionTableModel::List lists[] = {DecisionTableModel::List::Saved, DecisionTableModel::List::Recomputed,
-                                              DecisionTableModel::List::Banned};
+    const DecisionTableModel::List lists[] = {DecisionTableModel::List::Saved,
+        DecisionTableModel::List::Recomputed, DecisionTableModel::List::Banned};
     for (int i = 0; i < 3; ++i) {
         m_models[i] = new DecisionTableModel(lists[i], this);
         m_proxies[i] = new DecisionFilterProxy(this);
@@ -178,7 +181,8 @@ PartitionPanel::PartitionPanel(GraphDocument* document, NodeSelection* selection
         for (auto* model : m_models)
             model->refreshTags();
     });
-    connect(m_selection, &NodeSelection::changed, this, [this](NodeSelection::Origin o) { onSelectionChanged(static_cast<int>(o)); });
+    connect(m_selection, &NodeSelection::changed, this,
+        [this](NodeSelection::Origin o) { onSelectionChanged(static_cast<int>(o)); });
     onGraphChanged();
 }
 
@@ -202,7 +206,8 @@ void PartitionPanel::onGraphChanged()
 void PartitionPanel::onSettingsChanged()
 {
     m_updatingControls = true;
-    const QString partitioner = m_document->budgetMode() ? QString(kBudget) : kindName(m_document->partitioner());
+    const QString partitioner
+        = m_document->budgetMode() ? QString(kBudget) : kindName(m_document->partitioner());
     m_partitioner->setCurrentIndex(m_partitioner->findData(partitioner));
     // The budget forces the newest rules; the user's own choice comes back with another partitioner.
     const RuleSet rules = m_document->budgetMode() ? RuleSet::Newest : m_document->rules();
@@ -224,17 +229,21 @@ void PartitionPanel::applySettingsFromControls()
     if (m_updatingControls)
         return;
     const bool budget = budgetChosen();
-    const auto kind = budget ? m_document->partitioner() : parsePartitioner(m_partitioner->currentData().toString().toStdString()).value();
+    const auto kind = budget
+        ? m_document->partitioner()
+        : parsePartitioner(m_partitioner->currentData().toString().toStdString()).value();
     // While the budget is shown the rules combo is forced to newest: keep the user's own choice.
-    const RuleSet rules = m_document->budgetMode() ? m_document->rules() : static_cast<RuleSet>(m_rules->currentData().toInt());
-    m_document->setPartitionSettings(kind, rules, static_cast<OpListCompiler>(m_compiler->currentData().toInt()), budget);
+    const RuleSet rules = m_document->budgetMode() ? m_document->rules()
+                                                   : static_cast<RuleSet>(m_rules->currentData().toInt());
+    m_document->setPartitionSettings(
+        kind, rules, static_cast<OpListCompiler>(m_compiler->currentData().toInt()), budget);
     onSettingsChanged(); // the rules combo shows what is in force
 }
 
 void PartitionPanel::updateCompilerEnabled()
 {
     m_compiler->setEnabled(m_partitioner->currentData().toString() == kindName(PartitionerKind::MinCut)
-                           && m_rules->currentData().toInt() == static_cast<int>(RuleSet::Torch113));
+        && m_rules->currentData().toInt() == static_cast<int>(RuleSet::Torch113));
     m_offload->setEnabled(
         m_rules->currentData().toInt() != static_cast<int>(RuleSet::Torch113) || budgetChosen());
 }
@@ -245,8 +254,9 @@ void PartitionPanel::updateBudgetMode()
     m_budget->setVisible(budget);
     m_budgetNote->setVisible(budget);
     m_rules->setEnabled(!budget);
-    m_rules->setToolTip(budget ? tr("The memory budget runs the newest PyTorch's min-cut: the rules are forced to newest")
-                               : tr("Whose rules: Debian's torch 1.13.1, or torch 2.14.1 (the newest proven)"));
+    m_rules->setToolTip(budget
+            ? tr("The memory budget runs the newest PyTorch's min-cut: the rules are forced to newest")
+            : tr("Whose rules: Debian's torch 1.13.1, or torch 2.14.1 (the newest proven)"));
     updateCompilerEnabled();
 }
 
@@ -266,7 +276,8 @@ void PartitionPanel::onPartitionChanged()
         model->setData(graph, outcome, [doc = m_document](NodeId n) { return doc->tagInForce(n); });
     m_updatingControls = false;
     if (!outcome->ok()) {
-        m_summary->setText(tr("<span style='color:#b00'><b>The partitioner failed:</b> %1</span>").arg(outcome->error.toHtmlEscaped()));
+        m_summary->setText(tr("<span style='color:#b00'><b>The partitioner failed:</b> %1</span>")
+                               .arg(outcome->error.toHtmlEscaped()));
         m_reference->clear();
         m_status->clear();
         // The tables are empty: no count of the plan before.
@@ -276,11 +287,12 @@ void PartitionPanel::onPartitionChanged()
         return;
     }
     const PartitionResult& r = *outcome->result;
-    QString summary = tr("<b>%1</b> saved · <b>%2</b> &nbsp;|&nbsp; <b>%3</b> recomputed &nbsp;|&nbsp; %4 banned")
-                          .arg(r.savedValues.size())
-                          .arg(formatBytes(r.savedBytes))
-                          .arg(r.recomputed.size())
-                          .arg(r.banned.size());
+    QString summary
+        = tr("<b>%1</b> saved · <b>%2</b> &nbsp;|&nbsp; <b>%3</b> recomputed &nbsp;|&nbsp; %4 banned")
+              .arg(r.savedValues.size())
+              .arg(formatBytes(r.savedBytes))
+              .arg(r.recomputed.size())
+              .arg(r.banned.size());
     if (r.cutValue)
         summary += tr(" &nbsp;|&nbsp; cut %1").arg(*r.cutValue);
     if (r.options.config.activationOffloading) {
@@ -289,7 +301,7 @@ void PartitionPanel::onPartitionChanged()
         for (const auto& x : r.offloadRefused)
             refused << QStringLiteral("%1: %2").arg(
                 graph->label(x.node).name, QString::fromStdString(x.reason));
-        summary += tr("<br><span style='color:#00838f' title='%4'><b>%1</b> offloaded to the host · "
+        summary += tr("<br><span style='color:#00838f' title=\"%4\"><b>%1</b> offloaded to the host · "
                       "<b>%2</b>, %3 offload "
                       "tags refused</span>")
                        .arg(r.offloaded.size())
@@ -301,10 +313,10 @@ void PartitionPanel::onPartitionChanged()
         summary += budgetSummaryHtml(*graph, *outcome->budget);
     m_summary->setText(summary);
     m_budget->setBudgetOverridden(outcome->budget && outcome->budget->budgetFromNode != kNoNode
-                                      ? tr("This graph sets its own budget (meta[\"memory_budget\"] of %1), which PyTorch "
-                                           "uses instead of the configured one.")
-                                            .arg(graph->label(outcome->budget->budgetFromNode).name)
-                                      : QString());
+            ? tr("This graph sets its own budget (meta[\"memory_budget\"] of %1), which PyTorch "
+                 "uses instead of the configured one.")
+                  .arg(graph->label(outcome->budget->budgetFromNode).name)
+            : QString());
     m_tabs->setTabText(0, tr("Saved (%1)").arg(r.savedValues.size()));
     m_tabs->setTabText(1, tr("Recomputed (%1)").arg(r.recomputed.size()));
     m_tabs->setTabText(2, tr("Banned (%1)").arg(r.banned.size()));
@@ -324,13 +336,16 @@ void PartitionPanel::onPartitionChanged()
         m_differencesOnly->setEnabled(false);
     } else {
         m_differencesOnly->setEnabled(true);
-        const QString who = tr("PyTorch %1 <code>%2</code>")
-                                .arg(QString::fromStdString(graph->graph.recordedTorchVersion()), outcome->referenceKey);
+        const QString who
+            = tr("PyTorch %1 <code>%2</code>")
+                  .arg(QString::fromStdString(graph->graph.recordedTorchVersion()), outcome->referenceKey);
         const RecordedPartition* ref = graph->graph.recordedPartition(outcome->referenceKey.toStdString());
-        const QString theirs = tr("%1 saved · %2").arg(ref->savedValues.size()).arg(formatBytes(outcome->referenceSavedBytes));
+        const QString theirs
+            = tr("%1 saved · %2").arg(ref->savedValues.size()).arg(formatBytes(outcome->referenceSavedBytes));
         if (outcome->onlyOurs.empty() && outcome->onlyReference.empty()
             && outcome->unknownReferenceNames.empty()) {
-            m_reference->setText(tr("%1: %2 — <span style='color:#1a7f37'><b>same saved set</b></span>").arg(who, theirs));
+            m_reference->setText(
+                tr("%1: %2 — <span style='color:#1a7f37'><b>same saved set</b></span>").arg(who, theirs));
         } else {
             QString unknown;
             if (!outcome->unknownReferenceNames.empty())
@@ -356,10 +371,13 @@ void PartitionPanel::onPartitionChanged()
                          toQString(ruleSetName(outcome->options.rules)));
         // Only the first budget of a graph + tags pays for preparing it; the next ones re-plan.
         if (outcome->budget->sessionSeconds > 0)
-            time += tr(" (%1 ms of it preparing the graph)").arg(outcome->budget->sessionSeconds * 1000, 0, 'f', 1);
+            time += tr(" (%1 ms of it preparing the graph)")
+                        .arg(outcome->budget->sessionSeconds * 1000, 0, 'f', 1);
     }
     m_status->setText(tr("%1 · %2").arg(method, time)
-                      + (r.notes.empty() ? QString() : QStringLiteral("<br>") + QString::fromStdString(r.notes.front()).toHtmlEscaped()));
+        + (r.notes.empty()
+                ? QString()
+                : QStringLiteral("<br>") + QString::fromStdString(r.notes.front()).toHtmlEscaped()));
     onSelectionChanged(static_cast<int>(NodeSelection::Origin::Program));
 }
 
@@ -378,7 +396,8 @@ void PartitionPanel::onSelectionChanged(int origin)
             continue;
         const QModelIndex index = m_proxies[i]->mapFromSource(m_models[i]->index(row, 0));
         if (index.isValid()) {
-            view->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+            view->selectionModel()->setCurrentIndex(
+                index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
             view->scrollTo(index);
         }
     }
