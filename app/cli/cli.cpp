@@ -82,7 +82,7 @@ const std::map<std::string_view, CommandInfo>& commands()
         {"devices",
             {devicesCommand,
                 "devices GRAPH --mode size_based|sparse_nn|cost_aware|kl_based|aot_based --device BYTES\n"
-                "          [--device BYTES ...] [--transfer-rate R] [--saturate-host] [--json]\n"
+                "          [--device BYTES ...] [--transfer-rate R] [--saturate-host] [--graph ID] [--json]\n"
                 "    Split the model's forward across devices (logical ids 0.. in the order given) as\n"
                 "    torch.fx's accelerator partitioner does: partitions, memory, latencies, critical "
                 "path."}},
@@ -107,7 +107,7 @@ void printUsage(std::ostream& out)
            "TORCH_TRACE\n"
            "log file or folder; --graph ID (tlparse's compile id, e.g. 0/0 or 1/0) picks one of its "
            "compiled\n"
-           "graphs, for every command above but bench and devices (default: the log's only joint "
+           "graphs, for every command above but bench (default: the log's only joint "
            "graph).\n";
 }
 

@@ -3,6 +3,7 @@
 #include "cli/arguments.h"
 #include "cli/commands.h"
 #include "cli/format.h"
+#include "cli/graph_argument.h"
 #include "devices/device_split.h"
 #include "devices/device_split_json.h"
 #include "devices/partition_ops.h"
@@ -105,7 +106,7 @@ int devicesCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
 {
     std::vector<std::string> rest = rawArgs;
     const std::vector<std::int64_t> sizes = takeDeviceSizes(rest);
-    const Arguments args(rest, {"--mode", "--transfer-rate"}, {"--saturate-host", "--json"});
+    const Arguments args(rest, {"--mode", "--transfer-rate", kGraphOption}, {"--saturate-host", "--json"});
     if (args.positionals().size() != 1)
         throw UsageError {"expected exactly one GRAPH file"};
     const std::string modeName = args.value("--mode").value_or("size_based");
@@ -117,7 +118,7 @@ int devicesCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
     if (!(rate >= 0.0))
         throw UsageError {"--transfer-rate must be a non-negative number of bytes per second"};
 
-    const DeviceSplitInput input(args.positionals()[0]);
+    const DeviceSplitInput input(args.positionals()[0], args.value(kGraphOption).value_or(std::string()));
     const PartitionerConfig config
         = input.config(devicesFromSizes(sizes), *mode, rate, args.flag("--saturate-host"));
     const DeviceSplit split = splitAcrossDevices(input, config);

@@ -4,6 +4,7 @@
 #include "devices/node_error.h"
 #include "io/file_text.h"
 #include "io/graph_loader.h"
+#include "io/torch_trace_log.h"
 
 #include <algorithm>
 #include <limits>
@@ -30,12 +31,15 @@ std::unique_ptr<SizedGraph> sizeNodes(const ForwardGraph& forward,
 
 } // namespace
 
-DeviceSplitInput::DeviceSplitInput(const std::string& path)
-    : DeviceSplitInput(path, readFileText(path))
+DeviceSplitInput::DeviceSplitInput(const std::string& path, const std::string& traceGraph)
+    // A TORCH_TRACE folder has no text of its own: the loader finds its log (it had "cannot read:
+    // it is a folder").
+    : DeviceSplitInput(path, trace::isTorchTracePath(path) ? std::string() : readFileText(path), traceGraph)
 { }
 
-DeviceSplitInput::DeviceSplitInput(const std::string& path, const std::string& text)
-    : DeviceSplitInput(loadGraphText(text, path),
+DeviceSplitInput::DeviceSplitInput(
+    const std::string& path, const std::string& text, const std::string& traceGraph)
+    : DeviceSplitInput(text.empty() ? loadGraphFile(path, traceGraph) : loadGraphText(text, path, traceGraph),
         looksLikeJson(text) ? parseForwardTables(text, path) : ForwardTables {}, path)
 { }
 

@@ -17,8 +17,10 @@ namespace remat::devices {
 /// each other).
 class DeviceSplitInput {
 public:
-    /// Loads a joint or forward-only graph; throws remat::Error naming the file.
-    explicit DeviceSplitInput(const std::string& path);
+    /// Loads a joint or forward-only graph: a JSON file (with its node_latency, aot_partition and
+    /// modules tables), a printed graph, or the compiled graph `traceGraph` of a TORCH_TRACE log
+    /// file or folder (empty: its only joint graph). Throws remat::Error naming the file.
+    explicit DeviceSplitInput(const std::string& path, const std::string& traceGraph = {});
     DeviceSplitInput(JointGraph graph, ForwardTables tables, const std::string& fileName);
     DeviceSplitInput(const DeviceSplitInput&) = delete;
     DeviceSplitInput& operator=(const DeviceSplitInput&) = delete;
@@ -35,7 +37,7 @@ public:
         std::vector<Device> devices, PartitionMode mode, double transferRate, bool saturateHost) const;
 
 private:
-    DeviceSplitInput(const std::string& path, const std::string& text);
+    DeviceSplitInput(const std::string& path, const std::string& text, const std::string& traceGraph);
 
     std::string m_fileName;
     std::unique_ptr<JointGraph> m_graph;

@@ -90,6 +90,37 @@ private Q_SLOTS:
         QVERIFY(!state.showingDevices());
     }
 
+    /// The graph of a TORCH_TRACE log the canvas shows is the one split: the dock read the path
+    /// itself, and a folder said "cannot read: it is a folder", a log of two graphs "choose one
+    /// with a compile id (--graph on the command line)" although the window had chosen.
+    void theLogsChosenGraphIsSplit()
+    {
+        QTemporaryDir temporary;
+        QVERIFY(temporary.isValid());
+        const QString folder = temporary.path();
+        QVERIFY(QFile::copy(QStringLiteral(REMAT_TEST_DATA_DIR "/torch_trace/graph_break.log"),
+            folder + QStringLiteral("/dedicated_log_torch_trace_x1.log")));
+        for (const QString& path :
+            {folder, QStringLiteral(REMAT_TEST_DATA_DIR "/torch_trace/graph_break.log")}) {
+            MainWindow w;
+            w.setInteractive(false);
+            w.show();
+            w.openFile(path, QStringLiteral("1/0"));
+            QTRY_VERIFY_WITH_TIMEOUT(
+                !w.isBusy() && w.document()->graph() && w.canvas()->scene()->hasContent(), kTimeoutMs);
+            DevicesDock* dock = w.devicesDock();
+            dock->panel()->setSettings({{100000000}, devices::PartitionMode::SizeBased, 10e9, false});
+            dock->show();
+            dock->raise();
+            QTRY_VERIFY_WITH_TIMEOUT(!dock->isBusy() && !dock->panel()->isBusy(), kTimeoutMs);
+            QVERIFY2(
+                dock->panel()->errorLabel()->isHidden(), qPrintable(dock->panel()->errorLabel()->text()));
+            QVERIFY(dock->panel()->split().has_value());
+            // Compile 1/0's split, not 0/0_1's: the canvas (21 nodes; 0/0_1 has 17) takes its colours.
+            QTRY_VERIFY_WITH_TIMEOUT(w.canvas()->scene()->state().showingDevices(), kTimeoutMs);
+        }
+    }
+
     /// Opening a graph with the Devices tab behind the Partition tab splits nothing: the file is
     /// not read for the splitter and the canvas keeps the plan's colours.
     void aTabBehindAnotherSplitsNothing()

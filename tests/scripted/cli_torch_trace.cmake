@@ -31,3 +31,13 @@ remat_cli_test(trace_graph_on_json CODE 1 ONE_LINE_ERROR ARGS partition ${REMAT_
 # 2.14's knapsack decision under the log's budget, and ours: the same six values.
 remat_cli_test(trace_compare_budget CODE 0 ARGS compare ${REMAT_TRACE}/budget.log pytorch-budget=0.3 budget=0.3
   STDOUT "A +PyTorch 2.14.1\\+debian's recorded memory_budget_0.3\n.*only in A +0\nonly in B +0\nin both +6\n")
+# devices splits the log's graph too: a folder was read as a file ("cannot read: it is a folder"),
+# and --graph was refused.
+remat_cli_test(trace_devices_folder CODE 0
+  ARGS devices ${CMAKE_CURRENT_BINARY_DIR}/torch_trace_folder --graph 1/0 --device 100000000
+  STDOUT "torch_trace_folder: 7 forward nodes, 916 B in all; size_based on 1 device\n")
+remat_cli_test(trace_devices_graph CODE 0
+  ARGS devices ${REMAT_TRACE}/graph_break.log --graph 0/0_1 --device 100000000
+  STDOUT "graph_break.log: 6 forward nodes, 1.7 KiB in all")
+remat_cli_test(trace_devices_which_graph CODE 1 ONE_LINE_ERROR ARGS devices ${REMAT_TRACE}/graph_break.log --device 100000000
+  STDERR "graph_break.log: the log holds 2 joint graphs \\(0/0_1, 1/0\\): choose one with a compile id")

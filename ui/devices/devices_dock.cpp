@@ -74,6 +74,7 @@ void DevicesDock::loadInput()
     m_loadedForGraph = true;
     // The splitter reads the file itself (its own graph: call_module nodes, the modules table).
     const std::string path = graph->path.toStdString();
+    const std::string traceGraph = graph->traceGraph.toStdString(); // the log's graph the canvas shows
     if (graph->path.startsWith(QLatin1Char(':'))) {
         const QString error = tr("The bundled sample cannot be split here: open a graph file (File > Open).");
         m_inputPending = true;
@@ -82,9 +83,9 @@ void DevicesDock::loadInput()
     }
     // Captures only values: closing the window while a big file loads must not touch a freed dock.
     m_inputPending = true;
-    m_loader.setFuture(runConcurrently([path]() -> LoadedInput {
+    m_loader.setFuture(runConcurrently([path, traceGraph]() -> LoadedInput {
         try {
-            return {std::make_shared<const devices::DeviceSplitInput>(path), {}};
+            return {std::make_shared<const devices::DeviceSplitInput>(path, traceGraph), {}};
         } catch (const std::exception& e) {
             return {nullptr, QString::fromUtf8(e.what())};
         }
