@@ -136,6 +136,23 @@ private Q_SLOTS:
         QCOMPARE(w.exportActions()->suggestedBaseName(), QStringLiteral("transformer_block_budget_0.3"));
     }
 
+    /// Two graphs of one TORCH_TRACE log suggested one name ("graph_break.plan.json" for both):
+    /// the second export offered to overwrite the first. The compile id is in the name.
+    void aLogsGraphsSuggestTheirOwnNames()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        w.openFile(QStringLiteral(REMAT_TEST_DATA_DIR "/torch_trace/graph_break.log"), QStringLiteral("1/0"));
+        QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
+        QCOMPARE(w.exportActions()->suggestedBaseName(), QStringLiteral("graph_break_1_0"));
+        QCOMPARE(exportBaseName(*w.document()->graph()), QStringLiteral("graph_break_1_0"));
+        w.openFile(QStringLiteral(REMAT_TEST_DATA_DIR "/torch_trace/sac.log")); // its only joint graph
+        QTRY_VERIFY_WITH_TIMEOUT(
+            idle(w) && w.document()->graph()->path.endsWith(QStringLiteral("sac.log")), kTimeoutMs);
+        QCOMPARE(w.exportActions()->suggestedBaseName(), QStringLiteral("sac"));
+    }
+
     /// A tag starts a re-partition off the GUI thread; an export made at once waits for it, so the
     /// plan has the tag (it was written from the plan before the tag).
     void exportRightAfterATagHasTheTag()

@@ -23,6 +23,17 @@ QSizeF BoxSizeCache::size(NodeId n, std::size_t nodeCount, const std::function<Q
     return size;
 }
 
+QString exportBaseName(const LoadedGraph& graph)
+{
+    QString base = QFileInfo(graph.path).completeBaseName();
+    if (!graph.traceGraph.isEmpty())
+        base += QLatin1Char('_')
+            + QString(graph.traceGraph)
+                  .replace(QLatin1Char('/'), QLatin1Char('_'))
+                  .replace(QLatin1Char(':'), QLatin1Char('_'));
+    return base;
+}
+
 LoadedGraphPtr analyseGraph(
     JointGraph&& graph, const QString& path, double loadSeconds, const QString& traceGraph)
 {

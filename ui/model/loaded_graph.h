@@ -19,7 +19,7 @@ struct NodeLabel {
     QString name;
     QString op;
     QString value; ///< "[4, 64, 128] f32"
-    QString size;  ///< "128.0 KiB", empty when the node has no value
+    QString size; ///< "128.0 KiB", empty when the node has no value
 };
 
 /// The canvas box size of each node, measured once per graph as views first show the node:
@@ -38,7 +38,7 @@ private:
 /// from it that never changes while it is open. Immutable, shared between threads.
 struct LoadedGraph {
     JointGraph graph;
-    QString path;        ///< as opened; ":/..." for the bundled sample
+    QString path; ///< as opened; ":/..." for the bundled sample
     QString displayName; ///< file name, with the compile id for a graph of a TORCH_TRACE log
     /// The compile id chosen from a TORCH_TRACE log with several joint graphs; empty otherwise.
     QString traceGraph;
@@ -57,6 +57,10 @@ struct LoadedGraph {
 };
 
 using LoadedGraphPtr = std::shared_ptr<const LoadedGraph>;
+
+/// The start of the names the exports suggest: the file's base name, and the compile id of a
+/// TORCH_TRACE log's graph ("graph_break_1_0"), so that two graphs of one log do not suggest one name.
+QString exportBaseName(const LoadedGraph& graph);
 
 /// Derives regions, groups and labels (slow part of opening, after parsing).
 LoadedGraphPtr analyseGraph(

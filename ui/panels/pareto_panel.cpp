@@ -138,8 +138,9 @@ void ParetoPanel::onSettingsChanged()
         m_debounce->start();
     } else if (!m_sweeper->isRunning()) {
         if (!m_plot->snapshot())
-            m_status->setText(tr("Sweep Budgets plans every memory budget from 0 to 1 (PyTorch's "
-                                 "activation_memory_budget, torch-2.14 rules) and plots what each one costs."));
+            m_status->setText(
+                tr("Sweep Budgets plans every memory budget from 0 to 1 (PyTorch's "
+                   "activation_memory_budget, torch-2.14 rules) and plots what each one costs."));
     }
 }
 
@@ -261,8 +262,8 @@ QString ParetoPanel::exportTo(const QString& path)
 void ParetoPanel::showExportMenu()
 {
     const LoadedGraphPtr graph = m_document->graph();
-    const QString base = (graph ? QFileInfo(graph->path).completeBaseName() : QStringLiteral("graph"))
-        + QStringLiteral("_pareto");
+    const QString base
+        = (graph ? exportBaseName(*graph) : QStringLiteral("graph")) + QStringLiteral("_pareto");
     fillExportMenu(
         m_export->menu(), this, base, m_plot->snapshot() != nullptr,
         [this](const QString& path) { return exportTo(path); },

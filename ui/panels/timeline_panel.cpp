@@ -73,8 +73,8 @@ TimelinePanel::TimelinePanel(GraphDocument* document, NodeSelection* selection, 
 
     connect(m_export->menu(), &QMenu::aboutToShow, this, [this] {
         const LoadedGraphPtr graph = m_document->graph();
-        const QString base = (graph ? QFileInfo(graph->path).completeBaseName() : QStringLiteral("graph"))
-            + QStringLiteral("_memory");
+        const QString base
+            = (graph ? exportBaseName(*graph) : QStringLiteral("graph")) + QStringLiteral("_memory");
         fillExportMenu(
             m_export->menu(), this, base, m_plot->profile() != nullptr,
             [this](const QString& path) { return exportTo(path); },

@@ -131,7 +131,7 @@ QString ExportActions::exportImage(const QString& path)
 QString ExportActions::suggestedBaseName() const
 {
     const LoadedGraphPtr graph = m_document->graph();
-    QString base = graph ? QFileInfo(graph->path).completeBaseName() : QStringLiteral("graph");
+    QString base = graph ? exportBaseName(*graph) : QStringLiteral("graph");
     const PartitionOutcomePtr outcome = m_document->outcome();
     if (outcome && outcome->budget)
         base += QStringLiteral("_budget_")
