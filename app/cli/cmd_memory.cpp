@@ -25,6 +25,7 @@ namespace {
 BudgetedPlan planFromFile(const BudgetSession& session, const std::string& path)
 {
     const PlanFile file = readPlanFile(path);
+    checkPlanMatchesGraph(file, session.graph(), path);
     BudgetedPlan plan = planFromSavedNames(session, file.savedValues, path);
     plan.budget = file.budget.value_or(1.0);
     return plan;

@@ -11,6 +11,7 @@ PartitionResult readPlanResult(
 {
     const JointGraph& graph = runner.graph();
     const PlanFile file = readPlanFile(path); // names the file and key when the JSON is wrong
+    checkPlanMatchesGraph(file, graph, path);
     std::vector<NodeId> saved;
     for (std::size_t i = 0; i < file.savedValues.size(); ++i) {
         const std::string& name = file.savedValues[i];

@@ -181,4 +181,16 @@ PlanFile readPlanText(const std::string& text, const std::string& path)
     return plan;
 }
 
+void checkPlanMatchesGraph(const PlanFile& plan, const JointGraph& graph, const std::string& path)
+{
+    for (const auto& [key, names] :
+        {std::pair {"fw_nodes", &plan.fwNodes}, std::pair {"bw_nodes", &plan.bwNodes}}) {
+        for (std::size_t i = 0; i < names->size(); ++i) {
+            if (graph.find((*names)[i]) == kNoNode)
+                throw Error(path + ": \"" + key + "\"[" + std::to_string(i) + "]: '" + (*names)[i]
+                    + "' is not a node of " + graph.filePath() + ": the plan was made for another graph");
+        }
+    }
+}
+
 } // namespace remat

@@ -36,4 +36,9 @@ PlanFile readPlanFile(const std::string& path);
 /// The same for text already read; `path` is only used in messages.
 PlanFile readPlanText(const std::string& text, const std::string& path);
 
+/// Throws remat::Error when a node the plan's forward or backward lists is not a node of `graph`:
+/// the plan was made for another graph (the other compiled graph of a TORCH_TRACE log shares most
+/// names, "primals_1", "t", and its saved values alone may all be found).
+void checkPlanMatchesGraph(const PlanFile& plan, const JointGraph& graph, const std::string& path);
+
 } // namespace remat

@@ -41,3 +41,19 @@ remat_cli_test(trace_devices_graph CODE 0
   STDOUT "graph_break.log: 6 forward nodes, 1.7 KiB in all")
 remat_cli_test(trace_devices_which_graph CODE 1 ONE_LINE_ERROR ARGS devices ${REMAT_TRACE}/graph_break.log --device 100000000
   STDERR "graph_break.log: the log holds 2 joint graphs \\(0/0_1, 1/0\\): choose one with a compile id")
+# A plan made for compile 1/0 applied to 0/0_1 of the same log: their saved values' names are all
+# found there, and memory and compare went on with another graph's plan. Refused, naming a node.
+set(REMAT_TRACE_PLAN ${CMAKE_CURRENT_BINARY_DIR}/graph_break_1_0.plan.json)
+remat_cli_test(trace_plan_setup CODE 0 ARGS partition ${REMAT_TRACE}/graph_break.log --graph 1/0 -o ${REMAT_TRACE_PLAN})
+set_tests_properties(cli_trace_plan_setup PROPERTIES FIXTURES_SETUP trace_plan_file)
+remat_cli_test(trace_memory_plan_of_other_graph CODE 1 ONE_LINE_ERROR
+  ARGS memory ${REMAT_TRACE}/graph_break.log --graph 0/0_1 --plan ${REMAT_TRACE_PLAN}
+  STDERR "graph_break_1_0.plan.json: \"fw_nodes\"\\[5\\]: 'tanh' is not a node of .*graph_break.log: the plan was made for another graph\n$")
+remat_cli_test(trace_compare_plan_of_other_graph CODE 1 ONE_LINE_ERROR
+  ARGS compare ${REMAT_TRACE}/graph_break.log --graph 0/0_1 ${REMAT_TRACE_PLAN} pytorch
+  STDERR "the plan was made for another graph\n$")
+remat_cli_test(trace_memory_plan_of_its_graph CODE 0
+  ARGS memory ${REMAT_TRACE}/graph_break.log --graph 1/0 --plan ${REMAT_TRACE_PLAN}
+  STDOUT "saved +3 values")
+set_tests_properties(cli_trace_memory_plan_of_other_graph cli_trace_compare_plan_of_other_graph
+  cli_trace_memory_plan_of_its_graph PROPERTIES FIXTURES_REQUIRED trace_plan_file)
