@@ -110,6 +110,24 @@ private Q_SLOTS:
             QVERIFY(*p.metrics.peakBytes >= *swept.points[static_cast<std::size_t>(low)].metrics.peakBytes);
         QVERIFY(panel->statusText().contains(QStringLiteral("Lowest simulated peak")));
         QVERIFY(panel->plot()->describePoint(low).contains(QStringLiteral("simulated peak")));
+        // With the budgets it holds at, as `pareto` lists them: one budget (a bisection's 6.1e-07
+        // on a graph where every budget above 0 gives the plan) read as the only one.
+        const ParetoPoint& lowest = swept.points[static_cast<std::size_t>(low)];
+        const QString budgets = lowest.budgetMax > lowest.budget
+            ? QStringLiteral("budgets %1 to %2")
+                  .arg(lowest.budget, 0, 'g', 3)
+                  .arg(lowest.budgetMax, 0, 'g', 3)
+            : QStringLiteral("budget %1").arg(lowest.budget, 0, 'g', 3);
+        QVERIFY2(panel->statusText().contains(QStringLiteral(" at %1").arg(budgets)),
+            qPrintable(panel->statusText()));
+        bool labelled = false;
+        for (int i = 0; i < panel->plot()->plot()->itemCount(); ++i) {
+            if (const auto* label = qobject_cast<QCPItemText*>(panel->plot()->plot()->item(i)))
+                labelled |= label->text().startsWith(QStringLiteral("lowest peak"))
+                    && label->text().endsWith(QStringLiteral("(%1)").arg(budgets));
+        }
+        QVERIFY(labelled);
+        QVERIFY2(!panel->statusText().contains(QStringLiteral("in 0.00 s")), qPrintable(panel->statusText()));
 
         // The legend sits beside the plot and hides no point (inside, a short dock's legend did).
         QCustomPlot* plot = panel->plot()->plot();

@@ -193,18 +193,22 @@ QString ParetoPanel::statusText() const
     const ParetoResult& r = s->result;
     const int frontier = static_cast<int>(
         std::count_if(r.points.begin(), r.points.end(), [](const ParetoPoint& p) { return p.onFrontier; }));
-    QString text = tr("%1 plans from %2 budgets (%3 on the frontier) in %4 s; first points after %5 ms.")
+    // Milliseconds below a second: a small graph's sweep said "in 0.00 s".
+    const double seconds = r.seconds + s->sessionSeconds;
+    const QString took = seconds < 1 ? tr("%1 ms").arg(seconds * 1e3, 0, 'f', seconds < 0.01 ? 1 : 0)
+                                     : tr("%1 s").arg(seconds, 0, 'f', 2);
+    QString text = tr("%1 plans from %2 budgets (%3 on the frontier), computed in %4; first points on screen "
+                      "after %5 ms.")
                        .arg(r.points.size())
                        .arg(r.budgetsEvaluated)
                        .arg(frontier)
-                       .arg(r.seconds + s->sessionSeconds, 0, 'f', 2)
+                       .arg(took)
                        .arg(m_firstPointsMs, 0, 'f', 0);
     if (const int low = m_plot->lowestPeakPoint(); low >= 0) {
         const ParetoPoint& p = r.points[static_cast<std::size_t>(low)];
         const ParetoPoint& last = r.points.back();
-        text += tr(" Lowest simulated peak: %1 at budget %2")
-                    .arg(formatBytes(*p.metrics.peakBytes))
-                    .arg(p.budget, 0, 'g', 3);
+        text += tr(" Lowest simulated peak: %1 at %2")
+                    .arg(formatBytes(*p.metrics.peakBytes), budgetsOfPlan(p));
         if (last.metrics.peakBytes && *last.metrics.peakBytes > *p.metrics.peakBytes)
             text += tr(" (budget 1 peaks at %1: a larger budget is not always a lower peak)")
                         .arg(formatBytes(*last.metrics.peakBytes));

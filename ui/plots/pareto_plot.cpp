@@ -19,6 +19,15 @@
 #include <map>
 
 namespace remat::ui {
+
+QString budgetsOfPlan(const ParetoPoint& point)
+{
+    // One budget alone read as the only one: a bisection's 6.1e-07, where every budget above 0
+    // gives that plan.
+    return point.budgetMax > point.budget
+        ? QObject::tr("budgets %1 to %2").arg(point.budget, 0, 'g', 3).arg(point.budgetMax, 0, 'g', 3)
+        : QObject::tr("budget %1").arg(point.budget, 0, 'g', 3);
+}
 namespace {
 
 const QColor kActivationColour(31, 119, 180);
@@ -297,8 +306,7 @@ void ParetoPlot::rebuild()
         auto* label = new QCPItemText(m_plot);
         label->position->setCoords(x, y);
         m_pointLabels.push_back(label);
-        label->setText(
-            tr("lowest peak %1 (budget %2)").arg(formatBytes(*p.metrics.peakBytes)).arg(p.budget, 0, 'g', 3));
+        label->setText(tr("lowest peak %1 (%2)").arg(formatBytes(*p.metrics.peakBytes), budgetsOfPlan(p)));
         label->setColor(QColor(150, 0, 150));
         label->setFont(QFont(font().family(), 8, QFont::Bold));
     }

@@ -16,6 +16,10 @@ class QMouseEvent;
 
 namespace remat::ui {
 
+/// The budgets a swept plan holds at, as `pareto` lists them: "budgets 0.25 to 0.4", or
+/// "budget 0.3" when it holds at one.
+QString budgetsOfPlan(const ParetoPoint& point);
+
 /// Memory against estimated recompute runtime, one point per plan of a budget sweep: activation
 /// bytes (what PyTorch's knapsack limits), simulated peak (what the GPU sees), or both. Pareto
 /// frontiers are step lines, dominated plans faint; the lowest-peak plan, the current plan and
