@@ -8,6 +8,7 @@
 
 #include <simdjson.h>
 
+#include <cctype>
 #include <charconv>
 #include <cstdio>
 #include <filesystem>
@@ -82,7 +83,8 @@ std::optional<double> memoryBudget(const TracedCompile& compile, const std::stri
 }
 
 /// fw_metadata's static_input_indices (parameters and buffers, which 2.14's min cut saves for free
-/// under treat_parameters_as_free_to_save), from the dataclass repr 2.14 logs: "static_input_indices=[0, 1]".
+/// under treat_parameters_as_free_to_save), from the dataclass repr 2.14 logs: "static_input_indices=[0, 1]",
+/// wrapped one index a line when the repr is long.
 std::vector<int> staticInputIndices(const TracedCompile& compile, const std::string& file)
 {
     if (!compile.forwardMetadata)
@@ -99,7 +101,8 @@ std::vector<int> staticInputIndices(const TracedCompile& compile, const std::str
     const char* p = text.data() + begin + key.size();
     const char* last = text.data() + end;
     while (p < last) {
-        while (p < last && (*p == ' ' || *p == ','))
+        // Any whitespace: a long list is pretty-printed one index a line ("[0,\n\t      1,").
+        while (p < last && (*p == ',' || std::isspace(static_cast<unsigned char>(*p))))
             ++p;
         if (p == last)
             break;

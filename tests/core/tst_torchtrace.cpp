@@ -180,6 +180,15 @@ void TestTorchTrace::loadsByIdWithPyTorchsDecision_data()
                             << "0" << 0 << "memory_budget_0.3"
                             << "primals_1 primals_4 primals_5 primals_6 primals_7 addmm"
                             << "1 2 3 4 5 6";
+    // 18 parameters: 2.14 wraps static_input_indices one index a line (the list failed to read).
+    QTest::addRow("blocks")
+        << "blocks.log"
+        << "0/0"
+        << "0" << 0 << "min_cut"
+        << "primals_1 primals_2 primals_3 primals_4 primals_6 primals_8 primals_9 primals_10 "
+           "primals_11 primals_12 primals_14 primals_15 primals_16 primals_17 primals_18 "
+           "primals_19 getitem getitem_1 getitem_2 addmm silu add add_1"
+        << "0 1 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18";
 }
 
 void TestTorchTrace::loadsByIdWithPyTorchsDecision()
@@ -223,6 +232,8 @@ void TestTorchTrace::decisionMatchesOurPartitioner_data()
                                << "1/0";
     QTest::addRow("sac") << "sac.log"
                          << "0/0";
+    QTest::addRow("blocks") << "blocks.log"
+                            << "0/0";
 }
 
 // Our min-cut under 2.14's rules reaches the decision 2.14 logged (the CLI's comparison). In 1/0

@@ -1,6 +1,6 @@
 """Makes the TORCH_TRACE logs in this folder with a real PyTorch (2.14 in the project's chroot).
 
-    /work/shared/tools/torch2-env.sh run python3 make_logs.py OUT_DIR
+    /work/shared/tools/torch2-env.sh run python3 make_logs.py OUT_DIR [SCENARIO...]
 
 Each scenario runs in its own process with TORCH_TRACE=OUT_DIR/<scenario> (the trace handler is
 set up when torch is imported), trains one step of a tiny model under torch.compile with the
@@ -10,6 +10,8 @@ aot_backward_graph per compiled graph), then keeps only the log file, renamed <s
   sac:         one graph with a selective-checkpointing region (create_selective_checkpoint_contexts).
   budget:      one graph under activation_memory_budget=0.3 with AOT_PARTITIONER_DEBUG=1, which
                makes 2.14 also write its min_cut_information artifact.
+  blocks:      three residual blocks (plain, selective checkpointing, plain checkpoint): 18
+               parameters, so 2.14 pretty-prints static_input_indices over several lines.
 """
 
 import functools
@@ -94,7 +96,46 @@ def budget_model():
     return Mlp()
 
 
-SCENARIOS = {"graph_break": (graph_break_model, 8), "sac": (sac_model, 8), "budget": (budget_model, 16)}
+def blocks_model():
+    import torch
+    from torch.utils.checkpoint import CheckpointPolicy, checkpoint, create_selective_checkpoint_contexts
+
+    def policy(ctx, op, *args, **kwargs):
+        if op == torch.ops.aten.mm.default:
+            return CheckpointPolicy.MUST_SAVE
+        return CheckpointPolicy.PREFER_RECOMPUTE
+
+    class Block(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.norm = torch.nn.LayerNorm(16)
+            self.up = torch.nn.Linear(16, 32)
+            self.down = torch.nn.Linear(32, 16)
+
+        def forward(self, x):
+            return x + self.down(torch.nn.functional.silu(self.up(self.norm(x))))
+
+    class Blocks(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.blocks = torch.nn.ModuleList(Block() for _ in range(3))
+
+        def forward(self, x):
+            x = self.blocks[0](x)
+            context = functools.partial(create_selective_checkpoint_contexts, policy)
+            x = checkpoint(self.blocks[1], x, use_reentrant=False, context_fn=context)
+            x = checkpoint(self.blocks[2], x, use_reentrant=False)
+            return x.pow(2).mean()
+
+    return Blocks()
+
+
+SCENARIOS = {
+    "graph_break": (graph_break_model, 8),
+    "sac": (sac_model, 8),
+    "budget": (budget_model, 16),
+    "blocks": (blocks_model, 16),
+}
 
 
 def run_scenario(name):
@@ -116,11 +157,11 @@ def main():
     if len(sys.argv) == 3 and sys.argv[1] == "--scenario":
         run_scenario(sys.argv[2])
         return
-    if len(sys.argv) != 2:
+    if len(sys.argv) < 2 or any(name not in SCENARIOS for name in sys.argv[2:]):
         sys.exit(__doc__)
     out = os.path.abspath(sys.argv[1])
     os.makedirs(out, exist_ok=True)
-    for name in SCENARIOS:
+    for name in sys.argv[2:] or SCENARIOS:
         trace_dir = os.path.join(out, name)
         shutil.rmtree(trace_dir, ignore_errors=True)
         env = dict(os.environ, TORCH_TRACE=trace_dir)
