@@ -7,6 +7,8 @@
 #include "cli/format.h"
 #include "cli/graph_argument.h"
 #include "cli/partition_options_from_args.h"
+#include "cli/recorded_line.h"
+#include "explain/recorded_plan.h"
 #include "io/file_text.h"
 #include "io/graph_loader.h"
 
@@ -18,7 +20,7 @@ namespace remat::cli {
 namespace {
 
 void printSummary(const BudgetSession& session, const BudgetedPlan& plan, const ResolvedBudget& resolved,
-    double seconds, std::ostream& out)
+    double seconds, const BudgetOptions& options, std::ostream& out)
 {
     const JointGraph& graph = session.graph();
     const auto& planner = session.planner();
@@ -64,6 +66,8 @@ void printSummary(const BudgetSession& session, const BudgetedPlan& plan, const 
     out << pad("graphs", 13) << "forward " << plan.result.fwNodes.size() << " nodes, backward "
         << plan.result.bwNodes.size() << " nodes\n";
     out << pad("time", 13) << formatSeconds(seconds) << "\n";
+    // As partition does: PyTorch's decision at this budget when the file recorded one.
+    printRecordedComparison(graph, plan.result, 13, out, plan.budget, budgetRecordVariant(options));
 }
 
 } // namespace
@@ -99,7 +103,7 @@ int budgetCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
     if (args.flag("--json"))
         out << json();
     else
-        printSummary(session, plan, resolved, seconds, out);
+        printSummary(session, plan, resolved, seconds, budgetOptions, out);
     return 0;
 }
 

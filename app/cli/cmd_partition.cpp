@@ -4,7 +4,7 @@
 #include "cli/format.h"
 #include "cli/graph_argument.h"
 #include "cli/partition_options_from_args.h"
-#include "explain/recorded_comparison.h"
+#include "cli/recorded_line.h"
 #include "graph/checkpoint_policy.h"
 #include "install/data_dir.h"
 #include "io/file_text.h"
@@ -20,25 +20,8 @@
 namespace remat::cli {
 namespace {
 
-void printComparison(const JointGraph& graph, const PartitionResult& result, std::ostream& out)
-{
-    const auto comparison = compareWithRecorded(graph, result);
-    if (!comparison) {
-        // Say why a file with PyTorch's decisions shows none (usually: other rules than it followed).
-        if (!graph.recorded().empty())
-            out << pad("PyTorch", 12) << "not compared: " << missingRecordedPlanMessage(graph, result.options)
-                << "\n";
-        return;
-    }
-    const RecordedPartition* recorded = comparison->plan.recorded;
-    out << pad("PyTorch", 12) << graph.recordedTorchVersion() << " recorded " << recorded->savedValues.size()
-        << " saved values";
-    if (recorded->seconds)
-        out << " in " << formatSeconds(*recorded->seconds);
-    out << ": " << describeDifferences(graph, *comparison) << "\n";
-}
-
-void printSummary(const JointGraph& graph, const PartitionResult& result, double loadSeconds, std::ostream& out)
+void printSummary(
+    const JointGraph& graph, const PartitionResult& result, double loadSeconds, std::ostream& out)
 {
     const auto& o = result.options;
     out << graph.filePath() << ": " << graph.size() << " nodes; " << partitionerName(o.partitioner) << ", "
@@ -48,7 +31,8 @@ void printSummary(const JointGraph& graph, const PartitionResult& result, double
     out << "\n";
     for (const auto& [node, policy] : o.tags)
         out << pad("tag", 12) << graph.node(node).name << " = " << checkpointPolicyName(policy) << "\n";
-    out << pad("saved", 12) << result.savedValues.size() << " values, " << formatBytes(result.savedBytes) << "\n";
+    out << pad("saved", 12) << result.savedValues.size() << " values, " << formatBytes(result.savedBytes)
+        << "\n";
     if (o.config.activationOffloading) {
         out << pad("offloaded", 12) << result.offloaded.size() << " values, "
             << formatBytes(result.offloadedBytes) << " (activation offloading)";
@@ -72,15 +56,15 @@ void printSummary(const JointGraph& graph, const PartitionResult& result, double
         separator = "; ";
     }
     out << (byReason.empty() ? "" : ")") << "\n";
-    out << pad("graphs", 12) << "forward " << result.fwNodes.size() << " nodes, backward " << result.bwNodes.size()
-        << " nodes\n";
+    out << pad("graphs", 12) << "forward " << result.fwNodes.size() << " nodes, backward "
+        << result.bwNodes.size() << " nodes\n";
     if (result.cutValue)
         out << pad("cut value", 12) << *result.cutValue << "\n";
     for (const auto& note : result.notes)
         out << pad("note", 12) << note << "\n";
-    out << pad("time", 12) << "load " << formatSeconds(loadSeconds) << ", partition " << formatSeconds(result.seconds)
-        << "\n";
-    printComparison(graph, result, out);
+    out << pad("time", 12) << "load " << formatSeconds(loadSeconds) << ", partition "
+        << formatSeconds(result.seconds) << "\n";
+    printRecordedComparison(graph, result, 12, out);
 }
 
 } // namespace
@@ -102,7 +86,8 @@ int partitionCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
     const JointGraph& graph = loadGraphArgument(args);
     options.tags = tagsFrom(args, graph);
     applyRulesOfRecording(options, args, graph);
-    const double loadSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double loadSeconds
+        = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const PartitionResult result = partitionGraph(graph, options);
 
     if (const auto path = args.value("-o"))

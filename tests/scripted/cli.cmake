@@ -38,6 +38,12 @@ remat_cli_test(partition_torch214 CODE 0 ARGS partition ${REMAT_ORACLE}/torch2/s
   STDOUT "min-cut, torch-2.14 rules\nsaved +53 values")
 remat_cli_test(budget_torch214 CODE 0 ARGS budget ${REMAT_ORACLE}/torch2/sac_tf_mixed.json --budget 0.25 --rules torch-2.14
   STDOUT "saved +43 values")
+# As partition does, budget sets PyTorch's decision at the budget beside its own, or says why not.
+remat_cli_test(budget_compares_with_pytorch CODE 0
+  ARGS budget ${REMAT_TEST_DATA_DIR}/torch_trace/budget.log --budget 0.3
+  STDOUT "\nPyTorch +2.14.1\\+debian recorded 6 saved values: identical\n$")
+remat_cli_test(budget_not_recorded CODE 0 ARGS budget ${REMAT_ORACLE}/torch2/hf_bert_mlm_train.json --budget 0.25 --solver greedy
+  STDOUT "\nPyTorch +not compared: .*no recorded PyTorch decision \"memory_budget_0.25_greedy\"")
 remat_cli_test(budget_hirschberg CODE 0 ARGS budget ${REMAT_TEST_DATA_DIR}/hirschberg/graphs/residual_mlp.json --budget 0.3
   --solver dp_knapsack_sliding_hirschberg STDOUT "dp_knapsack_sliding_hirschberg")
 remat_cli_test(budget_bad_solver CODE 2 ARGS budget ${REMAT_ORACLE}/torch2/sac_tf_mixed.json --budget 0.3 --solver knapsack

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: MIT
+#include "cli/recorded_line.h"
+
+#include "cli/format.h"
+#include "explain/recorded_comparison.h"
+#include "partition/partition_result.h"
+
+namespace remat::cli {
+
+void printRecordedComparison(const JointGraph& graph, const PartitionResult& result, std::size_t labelWidth,
+    std::ostream& out, std::optional<double> budget, std::string_view budgetVariant)
+{
+    const auto comparison = compareWithRecorded(graph, result, budget, budgetVariant);
+    if (!comparison) {
+        // Say why a file with PyTorch's decisions shows none (usually: other rules than it followed).
+        if (!graph.recorded().empty())
+            out << pad("PyTorch", labelWidth) << "not compared: "
+                << missingRecordedPlanMessage(graph, result.options, budget, budgetVariant) << "\n";
+        return;
+    }
+    const RecordedPartition* recorded = comparison->plan.recorded;
+    out << pad("PyTorch", labelWidth) << graph.recordedTorchVersion() << " recorded "
+        << recorded->savedValues.size() << " saved values";
+    if (recorded->seconds)
+        out << " in " << formatSeconds(*recorded->seconds);
+    out << ": " << describeDifferences(graph, *comparison) << "\n";
+}
+
+} // namespace remat::cli
