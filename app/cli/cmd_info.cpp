@@ -30,8 +30,9 @@ void printTraceListing(const trace::TraceListing& listing, std::ostream& out)
     for (const auto& g : listing.graphs) {
         out << "  " << pad(g.id, width + 2) << pad(g.problem.empty() ? std::to_string(g.nodes) : "?", 7)
             << pad(g.joint ? "yes" : "no", 7)
-            << (g.partitioned ? (g.minCutInformation ? "yes, with min_cut_information" : "yes")
-                              : (g.inference ? "none (inference)" : "none"))
+            << (g.partitioned ? std::string("yes") + (g.minCutInformation ? ", with min_cut_information" : "")
+                           + (g.afterInductorPasses ? ", after Inductor's joint-graph passes" : "")
+                              : std::string(g.inference ? "none (inference)" : "none"))
             << "\n";
         if (!g.problem.empty())
             out << "    unreadable: " << g.problem << "\n";
@@ -114,7 +115,8 @@ int infoCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
             ++byOp[graph.op(node.target).packet];
     }
     std::vector<std::pair<std::string, int>> sorted(byOp.begin(), byOp.end());
-    std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    std::stable_sort(
+        sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
     out << "\nnodes by op (" << sorted.size() << " ops)\n";
     for (const auto& [op, count] : sorted)
         out << "  " << pad(op, 40) << count << "\n";

@@ -24,6 +24,8 @@ void printRecordedComparison(const JointGraph& graph, const PartitionResult& res
     if (recorded->seconds)
         out << " in " << formatSeconds(*recorded->seconds);
     out << ": " << describeDifferences(graph, *comparison) << "\n";
+    if (const std::string note = rewrittenGraphNote(*recorded); !note.empty() && !comparison->identical())
+        out << pad("", labelWidth) << note << "\n";
 }
 
 } // namespace remat::cli

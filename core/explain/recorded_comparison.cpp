@@ -7,7 +7,8 @@ namespace remat {
 namespace {
 
 /// "2 only ours (a, b)": the count, a noun, and the first `listed` names.
-std::string part(std::size_t count, const std::string& what, const std::vector<std::string>& names, std::size_t listed)
+std::string part(
+    std::size_t count, const std::string& what, const std::vector<std::string>& names, std::size_t listed)
 {
     std::string text = std::to_string(count) + " " + what + " (";
     for (std::size_t i = 0; i < names.size() && i < listed; ++i)
@@ -53,25 +54,41 @@ std::optional<RecordedComparison> compareWithRecorded(const JointGraph& graph, c
     return comparison;
 }
 
-std::string describeDifferences(const JointGraph& graph, const RecordedComparison& comparison, std::size_t listed)
+std::string describeDifferences(
+    const JointGraph& graph, const RecordedComparison& comparison, std::size_t listed)
 {
     if (comparison.identical())
         return "identical";
     std::vector<std::string> parts;
     if (!comparison.onlyOurs.empty())
-        parts.push_back(part(comparison.onlyOurs.size(), "only ours", namesOf(graph, comparison.onlyOurs), listed));
-    if (!comparison.onlyRecorded.empty())
         parts.push_back(
-            part(comparison.onlyRecorded.size(), "only PyTorch's", namesOf(graph, comparison.onlyRecorded), listed));
+            part(comparison.onlyOurs.size(), "only ours", namesOf(graph, comparison.onlyOurs), listed));
+    if (!comparison.onlyRecorded.empty())
+        parts.push_back(part(comparison.onlyRecorded.size(), "only PyTorch's",
+            namesOf(graph, comparison.onlyRecorded), listed));
     if (!comparison.unknownNames.empty()) {
         const std::size_t count = comparison.unknownNames.size();
-        parts.push_back(part(count, count == 1 ? "recorded name not in the graph" : "recorded names not in the graph",
-            comparison.unknownNames, listed));
+        parts.push_back(
+            part(count, count == 1 ? "recorded name not in the graph" : "recorded names not in the graph",
+                comparison.unknownNames, listed));
     }
     std::string text;
     for (std::size_t i = 0; i < parts.size(); ++i)
         text += (i ? ", " : "") + parts[i];
     return text;
+}
+
+std::string rewrittenGraphNote(const RecordedPartition& recorded)
+{
+    if (recorded.graphPassesBefore.empty())
+        return {};
+    std::string passes;
+    for (const auto& pass : recorded.graphPassesBefore)
+        passes += (passes.empty() ? "" : ", ") + pass;
+    return "PyTorch partitioned this graph after Inductor's joint-graph passes (" + passes
+        + "), which rewrite it (removing no-op views, aliases and clones, replacing patterns) and which the log does not record: "
+          "a difference on such nodes comes from them, not from the partitioner. Trace with "
+          "backend=\"aot_eager\" to compare like with like";
 }
 
 } // namespace remat

@@ -15,8 +15,8 @@ struct PartitionResult;
 /// budget. The one comparison the command line, the app and the tests use.
 struct RecordedComparison {
     RecordedPlan plan;
-    std::vector<NodeId> onlyOurs;          ///< saved by the plan, not by PyTorch (graph order)
-    std::vector<NodeId> onlyRecorded;      ///< saved by PyTorch, not by the plan (graph order)
+    std::vector<NodeId> onlyOurs; ///< saved by the plan, not by PyTorch (graph order)
+    std::vector<NodeId> onlyRecorded; ///< saved by PyTorch, not by the plan (graph order)
     std::vector<std::string> unknownNames; ///< recorded saved values the graph has no node for
 
     bool identical() const { return onlyOurs.empty() && onlyRecorded.empty() && unknownNames.empty(); }
@@ -30,6 +30,11 @@ std::optional<RecordedComparison> compareWithRecorded(const JointGraph& graph, c
 
 /// "identical", or "2 only ours (a, b), 1 only PyTorch's (c), 1 recorded name not in the graph (d)",
 /// naming at most `listed` nodes per part.
-std::string describeDifferences(const JointGraph& graph, const RecordedComparison& comparison, std::size_t listed = 5);
+std::string describeDifferences(
+    const JointGraph& graph, const RecordedComparison& comparison, std::size_t listed = 5);
+
+/// Why a recorded decision may differ for reasons outside the partitioner, or "": PyTorch
+/// partitioned the graph after Inductor's joint-graph passes (named), which the log does not hold.
+std::string rewrittenGraphNote(const RecordedPartition& recorded);
 
 } // namespace remat

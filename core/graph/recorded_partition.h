@@ -25,10 +25,13 @@ struct RecordedPartition {
     std::vector<std::string> fwNodes;
     std::vector<std::string> bwNodes;
     std::optional<double> seconds;
-    std::optional<std::int64_t> cutValue;             // min-cut only (extra.min_cut_details)
-    std::map<std::string, std::string> cseMerged;     // dropped -> kept, when recorded
-    std::vector<std::string> dceRemoved;              // when recorded
-    std::optional<double> memoryBudget;               // for memory_budget_<b> runs
+    std::optional<std::int64_t> cutValue; // min-cut only (extra.min_cut_details)
+    std::map<std::string, std::string> cseMerged; // dropped -> kept, when recorded
+    std::vector<std::string> dceRemoved; // when recorded
+    std::optional<double> memoryBudget; // for memory_budget_<b> runs
+    /// Passes that rewrote the graph before PyTorch partitioned it (Inductor's joint-graph passes,
+    /// from a TORCH_TRACE log): the decision is of a graph the file does not hold.
+    std::vector<std::string> graphPassesBefore;
 };
 
 } // namespace remat

@@ -144,6 +144,7 @@ TraceListing listTraceLogs(const std::vector<TraceLogFile>& logs, const std::str
             g.joint = c.joint.has_value();
             g.partitioned = c.forward && c.backward;
             g.minCutInformation = c.minCutInformation.has_value();
+            g.afterInductorPasses = !c.jointGraphPasses.empty();
             g.inference = c.inference && !c.joint;
             const auto& shown = c.joint ? c.joint
                 : c.inference           ? c.inference
@@ -205,6 +206,7 @@ JointGraph loadTracedGraph(
     std::map<std::string, RecordedPartition> recorded;
     if (compile.forward && compile.backward) {
         RecordedPartition decision = recordedDecision(joint, compile, file);
+        decision.graphPassesBefore = compile.jointGraphPasses;
         const auto budget = memoryBudget(compile, file);
         if (budget && *budget < 1.0) {
             decision.memoryBudget = budget;

@@ -20,6 +20,7 @@ struct TracedGraphSummary {
     bool joint = false;
     bool partitioned = false; ///< the log has 2.14's forward and backward graphs: a recorded decision
     bool minCutInformation = false;
+    bool afterInductorPasses = false; ///< the decision is of the graph Inductor's joint-graph passes rewrote
     bool inference = false; ///< compiled without a backward
     std::string problem; ///< why the joint graph cannot be read, when it cannot
 };

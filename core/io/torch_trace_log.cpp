@@ -103,7 +103,24 @@ std::optional<TraceArtifact>* slotFor(
 bool isWanted(std::string_view key)
 {
     return key == "aot_joint_graph" || key == "aot_forward_graph" || key == "aot_backward_graph"
-        || key == "aot_inference_graph" || key == "artifact";
+        || key == "aot_inference_graph" || key == "artifact" || key == "chromium_event";
+}
+
+constexpr std::string_view kJointPassPrefix = "\"name\": \"pass.joint_graph_passes.";
+
+/// The pass a chromium_event's payload names, when it is one of Inductor's joint-graph passes.
+std::optional<std::string> jointGraphPassOf(const TraceArtifact& event)
+{
+    for (const auto& line : event.payload) {
+        const auto at = line.text.find(kJointPassPrefix);
+        if (at == std::string::npos)
+            continue;
+        const auto begin = at + kJointPassPrefix.size();
+        const auto end = line.text.find('"', begin);
+        if (end != std::string::npos && end > begin)
+            return line.text.substr(begin, end - begin);
+    }
+    return std::nullopt;
 }
 
 } // namespace
@@ -156,6 +173,8 @@ TraceLogFile readTraceLog(const std::string& text, const std::string& fileName)
     simdjson::dom::parser parser;
     std::optional<TraceArtifact>* open = nullptr; // the artifact whose payload lines come next
     int declaredPayloadLine = 0; // a record that announced a payload not yet seen
+    // chromium_event records, by compile id: each pass is logged as it begins and as it ends.
+    std::vector<std::pair<std::string, std::optional<TraceArtifact>>> events;
     const auto missingPayload = [&] {
         if (declaredPayloadLine)
             throw Error(fileName + ":" + std::to_string(declaredPayloadLine)
@@ -203,6 +222,13 @@ TraceLogFile readTraceLog(const std::string& text, const std::string& fileName)
         const std::string id = compileIdOf(record);
         if (id.empty())
             continue;
+        if (key == "chromium_event") {
+            events.emplace_back(id, TraceArtifact {number, {}});
+            open = &events.back().second;
+            if (!record["has_payload"].error())
+                declaredPayloadLine = number;
+            continue;
+        }
         auto found = std::find_if(
             log.compiles.begin(), log.compiles.end(), [&](const TracedCompile& c) { return c.id == id; });
         TracedCompile probe;
@@ -221,6 +247,15 @@ TraceLogFile readTraceLog(const std::string& text, const std::string& fileName)
             declaredPayloadLine = number;
     }
     missingPayload();
+    for (const auto& [id, event] : events) {
+        const auto pass = jointGraphPassOf(*event);
+        auto compile = std::find_if(
+            log.compiles.begin(), log.compiles.end(), [&](const TracedCompile& c) { return c.id == id; });
+        if (pass && compile != log.compiles.end()
+            && std::find(compile->jointGraphPasses.begin(), compile->jointGraphPasses.end(), *pass)
+                == compile->jointGraphPasses.end())
+            compile->jointGraphPasses.push_back(*pass);
+    }
     // Keep compilations that left an AOT graph; config-only entries say nothing on their own.
     std::erase_if(log.compiles,
         [](const TracedCompile& c) { return !c.joint && !c.forward && !c.backward && !c.inference; });

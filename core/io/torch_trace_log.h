@@ -35,6 +35,9 @@ struct TracedCompile {
     std::optional<TraceArtifact> minCutInformation; ///< artifact min_cut_information (json)
     std::optional<TraceArtifact> functorchConfig; ///< artifact torch._functorch.config (json)
     std::optional<TraceArtifact> forwardMetadata; ///< artifact aot_forward_graph_fw_metadata (a repr)
+    /// Inductor's joint-graph passes that ran before the partitioner ("remove_noop_ops", from the
+    /// chromium_event records "pass.joint_graph_passes.<name>"), in order; empty under aot_eager.
+    std::vector<std::string> jointGraphPasses;
 };
 
 /// One log file (one process or rank) of a TORCH_TRACE folder.

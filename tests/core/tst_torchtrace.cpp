@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // TORCH_TRACE logs as PyTorch 2.14 wrote them (tests/data/torch_trace/make_logs.py): the compiled
 // graphs they list, one loaded by compile id, and PyTorch's decision taken from the same log.
+#include "explain/recorded_comparison.h"
 #include "explain/recorded_plan.h"
 #include "graph/error.h"
 #include "io/file_text.h"
@@ -106,6 +107,7 @@ private slots:
     void decisionMatchesOurPartitioner_data();
     void decisionMatchesOurPartitioner();
     void minCutInformation();
+    void inductorsPassesAreRecorded();
     void idWithoutAttempt();
     void defaultGraphIsTheOnlyJointGraph();
     void folderOfLogs();
@@ -277,6 +279,24 @@ void TestTorchTrace::minCutInformation()
     std::erase(minCut, "primals_2");
     QCOMPARE(joined(minCut, true), joined(recorded->savedValues, true));
     QVERIFY(!trace::tracedMinCutInformation(logFile("sac.log"), "0/0"));
+}
+
+// Under Inductor, 2.14 partitions the joint graph after its joint_graph_passes; the log names them
+// in chromium_event records, and the decision carries them (the comparison then says why it may differ).
+void TestTorchTrace::inductorsPassesAreRecorded()
+{
+    const JointGraph inductor = trace::loadTracedGraph(logFile("inductor.log"), "0/0");
+    const RecordedPartition* recorded = inductor.recordedPartition("min_cut");
+    QVERIFY(recorded);
+    QCOMPARE(recorded->graphPassesBefore.front(), std::string("remove_noop_ops"));
+    QVERIFY(rewrittenGraphNote(*recorded).find("Inductor's joint-graph passes (remove_noop_ops")
+        != std::string::npos);
+    QVERIFY(trace::listTorchTrace(logFile("inductor.log")).graphs.front().afterInductorPasses);
+    // aot_eager runs none.
+    const JointGraph eager = trace::loadTracedGraph(logFile("blocks.log"), "0/0");
+    QVERIFY(eager.recordedPartition("min_cut")->graphPassesBefore.empty());
+    QVERIFY(rewrittenGraphNote(*eager.recordedPartition("min_cut")).empty());
+    QVERIFY(!trace::listTorchTrace(logFile("blocks.log")).graphs.front().afterInductorPasses);
 }
 
 void TestTorchTrace::idWithoutAttempt()

@@ -5,6 +5,7 @@
 #include "document/trace_graph_chooser.h"
 #include "gui_test_support.h"
 #include "main_window_test_support.h"
+#include "panels/partition_panel.h"
 
 #include <QApplication>
 #include <QListWidget>
@@ -130,6 +131,22 @@ private Q_SLOTS:
         QVERIFY(failed.wait(kTimeoutMs));
         QVERIFY(failed.first().first().toString().contains(
             QStringLiteral("not a TORCH_TRACE log, so it has no compiled graph 1/0 to choose")));
+    }
+
+    /// Under Inductor, PyTorch partitioned the joint graph after rewriting it (joint_graph_passes),
+    /// and the log holds the graph from before: the panel says so beside the difference, which
+    /// otherwise read as the partitioner's (view_9 and alias_3 ours, getitem PyTorch's).
+    void aDecisionAfterInductorsPassesSaysSo()
+    {
+        MainWindow w;
+        QVERIFY(openAndWait(w, QStringLiteral(REMAT_TEST_DATA_DIR "/torch_trace/inductor.log")));
+        const QString reference = test::shownText(w.partitionPanel()->referenceLabel());
+        QVERIFY2(reference.contains(QStringLiteral("differs")), qPrintable(reference));
+        QVERIFY2(reference.contains(QStringLiteral("after Inductor's joint-graph passes (remove_noop_ops")),
+            qPrintable(reference));
+        // An aot_eager log has nothing to say.
+        QVERIFY(openAndWait(w, QStringLiteral(REMAT_TEST_DATA_DIR "/torch_trace/blocks.log")));
+        QVERIFY(!test::shownText(w.partitionPanel()->referenceLabel()).contains(QStringLiteral("Inductor")));
     }
 };
 

@@ -60,3 +60,8 @@ set_tests_properties(cli_trace_memory_plan_of_other_graph cli_trace_compare_plan
 # 18 parameters: 2.14 prints static_input_indices one index a line, which failed to read.
 remat_cli_test(trace_partition_blocks CODE 0 ARGS partition ${REMAT_TRACE}/blocks.log --rules torch-2.14
   STDOUT "122 nodes; min-cut, torch-2.14 rules\n.*recorded 23 saved values: identical\n")
+# Under Inductor, PyTorch partitioned the graph after its joint-graph passes: info and partition say so.
+remat_cli_test(trace_info_inductor CODE 0 ARGS info ${REMAT_TRACE}/inductor.log
+  STDOUT "  0/0 +187 +yes +yes, after Inductor's joint-graph passes\n")
+remat_cli_test(trace_partition_inductor CODE 0 ARGS partition ${REMAT_TRACE}/inductor.log --rules torch-2.14
+  STDOUT "recorded 18 saved values: 2 only ours \\(view_9, alias_3\\), 1 only PyTorch's \\(getitem\\)\n +PyTorch partitioned this graph after Inductor's joint-graph passes \\(remove_noop_ops, ")

@@ -5,6 +5,7 @@
 
 #include "document/graph_document.h"
 #include "document/node_selection.h"
+#include "explain/recorded_comparison.h"
 #include "explain/recorded_plan.h"
 #include "model/budget_text.h"
 #include "model/decision_text.h"
@@ -354,12 +355,17 @@ void PartitionPanel::onPartitionChanged()
                         static_cast<int>(outcome->unknownReferenceNames.size()))
                           .arg(
                               QString::fromStdString(outcome->unknownReferenceNames.front()).toHtmlEscaped());
-            m_reference->setText(tr("%1: %2 — <span style='color:#9a6b00'><b>differs</b>: %3 only ours, %4 "
-                                    "only PyTorch's%5</span>")
-                                     .arg(who, theirs)
-                                     .arg(outcome->onlyOurs.size())
-                                     .arg(outcome->onlyReference.size())
-                                     .arg(unknown));
+            const std::string note = rewrittenGraphNote(*ref);
+            m_reference->setText(
+                tr("%1: %2 — <span style='color:#9a6b00'><b>differs</b>: %3 only ours, %4 "
+                   "only PyTorch's%5</span>%6")
+                    .arg(who, theirs)
+                    .arg(outcome->onlyOurs.size())
+                    .arg(outcome->onlyReference.size())
+                    .arg(unknown,
+                        note.empty() ? QString()
+                                     : QStringLiteral("<br>") + QString::fromStdString(note).toHtmlEscaped()
+                                + QLatin1Char('.')));
         }
     }
     QString method = optionsDescription(outcome->options);

@@ -12,6 +12,10 @@ aot_backward_graph per compiled graph), then keeps only the log file, renamed <s
                makes 2.14 also write its min_cut_information artifact.
   blocks:      three residual blocks (plain, selective checkpointing, plain checkpoint): 18
                parameters, so 2.14 pretty-prints static_input_indices over several lines.
+  inductor:    one transformer encoder layer under the default backend, Inductor: it rewrites
+               the joint graph (joint_graph_passes) before partitioning it. Inductor's code
+               generation may fail afterwards (the chroot has no C++ compiler); the log already
+               holds the partition.
 """
 
 import functools
@@ -130,11 +134,18 @@ def blocks_model():
     return Blocks()
 
 
+def inductor_model():
+    import torch
+
+    return torch.nn.TransformerEncoderLayer(16, 2, 32, dropout=0.0, batch_first=True)
+
+
 SCENARIOS = {
     "graph_break": (graph_break_model, 8),
     "sac": (sac_model, 8),
     "budget": (budget_model, 16),
     "blocks": (blocks_model, 16),
+    "inductor": (inductor_model, 16),
 }
 
 
@@ -147,6 +158,13 @@ def run_scenario(name):
         torch._functorch.config.activation_memory_budget = 0.3
     make, width = SCENARIOS[name]
     model = make()
+    if name == "inductor":
+        step = torch.compile(model)
+        try:
+            step(torch.randn(2, 3, width)).sum().backward()
+        except Exception as error:  # after the partition: its code generation needs a C++ compiler
+            print(f"{name}: Inductor stopped after partitioning: {type(error).__name__}")
+        return
     step = torch.compile(model, backend="aot_eager")
     loss = step(torch.randn(4, width))
     loss.backward()
