@@ -247,8 +247,10 @@ TraceLogFile readTraceLog(const std::string& text, const std::string& fileName)
             declaredPayloadLine = number;
     }
     missingPayload();
-    for (const auto& [id, event] : events) {
-        const auto pass = jointGraphPassOf(*event);
+    for (const auto& event : events) {
+        const auto pass = jointGraphPassOf(*event.second);
+        // Not a structured binding: clang 14 (the fuzzers' compiler) cannot capture one.
+        const std::string& id = event.first;
         auto compile = std::find_if(
             log.compiles.begin(), log.compiles.end(), [&](const TracedCompile& c) { return c.id == id; });
         if (pass && compile != log.compiles.end()
