@@ -166,14 +166,14 @@ NetworkPicture drawNetwork(const LoadedGraph& graph, const MinCutLesson& lesson,
             sink = static_cast<int>(v);
     }
     const std::vector<MinCutLesson::Edge> edges = drawnEdges(lesson, folded, sink);
-    picture.leftToRight = wideAndShallow(lesson, folded, edges);
+    const bool leftToRight = wideAndShallow(lesson, folded, edges);
 
     // Top to bottom, each X_in beside its X_out: the network keeps the shape of the graph the
     // student just saw, twice as wide rather than a hairline twice as long. Left to right, X_out
     // follows X_in in the next column, in the same row (beside each other in one column, dot put
     // them apart and the save edges crossed the picture).
     QString& dot = picture.dot;
-    dot = dotHeader(picture.leftToRight ? QStringLiteral("LR") : QStringLiteral("TB"));
+    dot = dotHeader(leftToRight ? QStringLiteral("LR") : QStringLiteral("TB"));
     constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
     std::map<NodeId, std::pair<std::size_t, std::size_t>> pairOf;
     for (std::size_t v = 0; v < vertices.size(); ++v) {
@@ -189,7 +189,7 @@ NetworkPicture drawNetwork(const LoadedGraph& graph, const MinCutLesson& lesson,
                        .arg(v);
     }
     for (const auto& [node, inOut] : pairOf) {
-        if (!picture.leftToRight && inOut.first != kNone && inOut.second != kNone)
+        if (!leftToRight && inOut.first != kNone && inOut.second != kNone)
             dot += QStringLiteral("  { rank=same; v%1; v%2; }\n").arg(inOut.first).arg(inOut.second);
     }
     for (std::size_t v = 0; v < vertices.size(); ++v) {

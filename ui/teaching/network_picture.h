@@ -15,7 +15,6 @@ struct LoadedGraph;
 struct NetworkPicture {
     QString dot;
     int foldedNodes = 0; ///< nodes drawn inside the sink
-    bool leftToRight = false;
 };
 
 /// `withCut`: the vertices filled by their side of the minimum cut, its edges in red.
