@@ -231,6 +231,21 @@ private Q_SLOTS:
             qPrintable(w.paretoPanel()->statusText()));
     }
 
+    /// A plan's budgets as the label and status line give them: one budget, a range, and a range
+    /// too narrow to print as two numbers (gpt_n96's lowest peak said "budgets 0.258 to 0.258").
+    void budgetsOfAPlanReadAsTheyPrint()
+    {
+        ParetoPoint p;
+        p.budget = p.budgetMax = 0.3;
+        QCOMPARE(budgetsOfPlan(p), QStringLiteral("budget 0.3"));
+        p.budget = 6.1e-07;
+        p.budgetMax = 1;
+        QCOMPARE(budgetsOfPlan(p), QStringLiteral("budgets 6.1e-07 to 1"));
+        p.budget = 0.2581;
+        p.budgetMax = 0.2584;
+        QCOMPARE(budgetsOfPlan(p), QStringLiteral("budget 0.258"));
+    }
+
     /// mobilenet's crosses at budget 0.25 and at 0.5 and 0.75 (one point) lie a few pixels apart,
     /// one above the other: their labels were moved apart by x alone, and the second was lifted
     /// onto the first ("PyTorch 0.25" over "PyTorch 0.5, 0.75"). Apart at every size and zoom.

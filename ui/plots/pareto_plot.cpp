@@ -23,11 +23,12 @@ namespace remat::ui {
 QString budgetsOfPlan(const ParetoPoint& point)
 {
     // One budget alone read as the only one: a bisection's 6.1e-07, where every budget above 0
-    // gives that plan.
-    return point.budgetMax > point.budget
-        ? QObject::tr("budgets %1 to %2").arg(point.budget, 0, 'g', 3).arg(point.budgetMax, 0, 'g', 3)
-        : QObject::tr("budget %1").arg(point.budget, 0, 'g', 3);
+    // gives that plan. A range that prints as one number (gpt_n96: 0.2581 to 0.2584) is one.
+    const QString from = QString::number(point.budget, 'g', 3);
+    const QString to = QString::number(point.budgetMax, 'g', 3);
+    return from != to ? QObject::tr("budgets %1 to %2").arg(from, to) : QObject::tr("budget %1").arg(from);
 }
+
 namespace {
 
 const QColor kActivationColour(31, 119, 180);

@@ -17,7 +17,7 @@ class QMouseEvent;
 namespace remat::ui {
 
 /// The budgets a swept plan holds at, as `pareto` lists them: "budgets 0.25 to 0.4", or
-/// "budget 0.3" when it holds at one.
+/// "budget 0.3" when it holds at one, or at a range that prints as one number.
 QString budgetsOfPlan(const ParetoPoint& point);
 
 /// Memory against estimated recompute runtime, one point per plan of a budget sweep: activation
