@@ -3,7 +3,9 @@
 
 #include "graph/error.h"
 #include "io/printed_source.h"
+#include "io/symbolic_size.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <charconv>
@@ -72,7 +74,36 @@ std::vector<std::string_view> splitTopLevel(std::string_view text)
     return parts;
 }
 
-std::vector<std::int64_t> readDims(std::string_view list, std::string_view whole, const char* what)
+/// Where a dynamic-shape graph's symbolic sizes get their values, and the symbols they name.
+struct SymbolicSizes {
+    const SymbolHints* hints = nullptr;
+    std::vector<std::string>* symbols = nullptr;
+};
+
+std::int64_t symbolicDim(
+    std::string_view part, std::string_view whole, const char* what, const SymbolicSizes& symbolic)
+{
+    if (!symbolic.hints)
+        throw Error("symbolic " + std::string(what) + " '" + std::string(part) + "' in the annotation "
+            + quoted(whole)
+            + ": a graph traced with dynamic shapes cannot be sized from its printout alone; open the run's"
+              " TORCH_TRACE log, whose create_symbol records give the symbols' example values, or trace with"
+              " static shapes (torch.compile(dynamic=False))");
+    try {
+        for (std::string& symbol : symbolsOf(part)) {
+            if (std::find(symbolic.symbols->begin(), symbolic.symbols->end(), symbol)
+                == symbolic.symbols->end())
+                symbolic.symbols->push_back(std::move(symbol));
+        }
+        return evaluateSize(part, *symbolic.hints);
+    } catch (const Error& e) {
+        throw Error("symbolic " + std::string(what) + " '" + std::string(part) + "' in the annotation "
+            + quoted(whole) + ": " + e.what());
+    }
+}
+
+std::vector<std::int64_t> readDims(
+    std::string_view list, std::string_view whole, const char* what, const SymbolicSizes& symbolic)
 {
     std::vector<std::int64_t> dims;
     for (const auto part : splitTopLevel(list)) {
@@ -84,10 +115,11 @@ std::vector<std::int64_t> readDims(std::string_view list, std::string_view whole
         }
         if (part.empty() || ec == std::errc::result_out_of_range || (ec == std::errc() && value < 0))
             throw Error(std::string("malformed ") + what + " in the annotation " + quoted(whole));
-        throw Error("symbolic " + std::string(what) + " '" + std::string(part) + "' in the annotation "
-            + quoted(whole)
-            + ": graphs traced with dynamic shapes cannot be sized; trace with static shapes"
-              " (torch.compile(dynamic=False)) to import them");
+        value = symbolicDim(part, whole, what, symbolic);
+        if (value < 0)
+            throw Error("symbolic " + std::string(what) + " '" + std::string(part) + "' in the annotation "
+                + quoted(whole) + " is " + std::to_string(value) + " with the symbols' example values");
+        dims.push_back(value);
     }
     return dims;
 }
@@ -108,7 +140,7 @@ std::string_view bracketed(std::string_view& rest, std::string_view whole)
     throw Error("unbalanced brackets in the annotation " + quoted(whole));
 }
 
-TensorMeta parseTensor(std::string_view text, std::string_view whole)
+TensorMeta parseTensor(std::string_view text, std::string_view whole, const SymbolicSizes& symbolic)
 {
     const auto open = text.find('[');
     const auto abbreviation = trimSpaces(text.substr(0, open));
@@ -124,9 +156,9 @@ TensorMeta parseTensor(std::string_view text, std::string_view whole)
     TensorMeta meta;
     meta.dtype = *dtype;
     std::string_view rest = text.substr(open);
-    meta.shape = readDims(bracketed(rest, whole), whole, "size");
+    meta.shape = readDims(bracketed(rest, whole), whole, "size", symbolic);
     if (rest.starts_with('[')) {
-        meta.stride = readDims(bracketed(rest, whole), whole, "stride");
+        meta.stride = readDims(bracketed(rest, whole), whole, "stride", symbolic);
         if (meta.stride.size() != meta.shape.size())
             throw Error("the annotation " + quoted(whole) + " has " + std::to_string(meta.shape.size())
                 + " sizes but " + std::to_string(meta.stride.size()) + " strides");
@@ -135,6 +167,23 @@ TensorMeta parseTensor(std::string_view text, std::string_view whole)
     if (meta.device.find_first_of("[](), ") != std::string::npos)
         throw Error("malformed device '" + meta.device + "' in the annotation " + quoted(whole));
     return meta;
+}
+
+/// The symbols of a SymInt/SymFloat/SymBool's printed expression. Its size is 1 whatever it says,
+/// so an expression this reader cannot parse only loses the symbols (used to bind the backward's).
+std::vector<std::string> symbolsOfSymbolicValue(std::string_view expression)
+{
+    static constexpr std::array<std::string_view, 7> kConstants {
+        "True", "False", "None", "oo", "int_oo", "zoo", "nan"};
+    try {
+        std::vector<std::string> symbols = symbolsOf(expression);
+        std::erase_if(symbols, [](const std::string& s) {
+            return std::find(kConstants.begin(), kConstants.end(), s) != kConstants.end();
+        });
+        return symbols;
+    } catch (const Error&) {
+        return {};
+    }
 }
 
 bool isIdentifier(std::string_view s)
@@ -159,13 +208,17 @@ std::optional<Dtype> dtypeFromAbbreviation(std::string_view abbreviation)
     return std::nullopt;
 }
 
-AnnotatedValue parseAnnotation(std::string_view text)
+AnnotatedValue parseAnnotation(std::string_view text, const SymbolHints* hints)
 {
     const std::string_view whole = text;
     text = trimSpaces(text);
     AnnotatedValue value;
+    const SymbolicSizes symbolic {hints, &value.symbols};
     if (text.starts_with("Sym(")) {
         value.kind = AnnotatedValue::Kind::Symbolic;
+        value.expression
+            = std::string(trimSpaces(text.substr(4, text.size() - (text.ends_with(')') ? 5 : 4))));
+        value.symbols = symbolsOfSymbolicValue(value.expression);
         return value;
     }
     if (text.starts_with('(') && text.ends_with(')')) {
@@ -173,9 +226,16 @@ AnnotatedValue parseAnnotation(std::string_view text)
         for (const auto element : splitTopLevel(text.substr(1, text.size() - 2))) {
             if (element.starts_with('('))
                 throw Error("nested tuple in the annotation " + quoted(whole));
-            if (element.empty() || element == "None" || element.starts_with("Sym("))
+            if (element.empty() || element == "None") {
                 value.values.emplace_back(std::nullopt);
-            else if (auto inner = parseAnnotation(element); inner.kind == AnnotatedValue::Kind::Tensor)
+                continue;
+            }
+            auto inner = parseAnnotation(element, hints);
+            for (std::string& symbol : inner.symbols) {
+                if (std::find(value.symbols.begin(), value.symbols.end(), symbol) == value.symbols.end())
+                    value.symbols.push_back(std::move(symbol));
+            }
+            if (inner.kind == AnnotatedValue::Kind::Tensor)
                 value.values.emplace_back(std::move(inner.values.front()));
             else
                 value.values.emplace_back(std::nullopt);
@@ -191,7 +251,7 @@ AnnotatedValue parseAnnotation(std::string_view text)
         if (inside.empty())
             throw Error("malformed annotation " + quoted(whole));
         value.kind = AnnotatedValue::Kind::Tensor;
-        value.values.emplace_back(parseTensor(inside.front(), whole));
+        value.values.emplace_back(parseTensor(inside.front(), whole, symbolic));
         return value;
     }
     if (bracket == std::string_view::npos) {
@@ -200,7 +260,7 @@ AnnotatedValue parseAnnotation(std::string_view text)
         return value; // a non-tensor type name
     }
     value.kind = AnnotatedValue::Kind::Tensor;
-    value.values.emplace_back(parseTensor(text, whole));
+    value.values.emplace_back(parseTensor(text, whole, symbolic));
     return value;
 }
 

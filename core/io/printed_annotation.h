@@ -2,8 +2,10 @@
 #pragma once
 
 #include "graph/tensor_meta.h"
+#include "io/symbolic_size.h"
 
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -19,12 +21,17 @@ struct AnnotatedValue {
     };
     Kind kind = Kind::Opaque;
     std::vector<std::optional<TensorMeta>> values;
+    /// Dynamic shapes: the symbols the sizes and strides name, or a Symbolic value's expression
+    /// names, in order of appearance.
+    std::vector<std::string> symbols;
+    std::string expression; ///< Symbolic: the text inside "Sym(...)" ("s77", "2*s77 + 1")
 };
 
 /// Parses the text inside the quotes of an FX verbose annotation (torch 2.x print_readable).
-/// Throws remat::Error without a location for an unknown dtype abbreviation, a malformed shape,
-/// and a symbolic size ("f32[s0, 16]"): graphs traced with dynamic shapes cannot be sized.
-AnnotatedValue parseAnnotation(std::string_view text);
+/// A symbolic size ("f32[s77, 16]", "f32[2*s77 + 1]") takes its value from `hints`, as PyTorch's
+/// partitioner does. Throws remat::Error without a location for an unknown dtype abbreviation, a
+/// malformed shape, and a symbolic size without hints or that the hints cannot evaluate.
+AnnotatedValue parseAnnotation(std::string_view text, const SymbolHints* hints = nullptr);
 
 /// torch's `dtype_abbrs` ("f32", "bf16", "b8", "f8e4m3fn"...), or nullopt.
 std::optional<Dtype> dtypeFromAbbreviation(std::string_view abbreviation);

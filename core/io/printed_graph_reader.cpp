@@ -125,7 +125,7 @@ void PrintedGraphReader::readDef(const Statement& s)
             if (p.accept(":")) {
                 const Expr annotation = p.parseExpression();
                 if (annotation.kind == ExprKind::String)
-                    input.value = parseAnnotation(annotation.text);
+                    input.value = parseAnnotation(annotation.text, m_hints);
             }
             if (p.accept("="))
                 p.parseExpression(); // a default value: FX keeps it in the placeholder's args; we do not
@@ -253,7 +253,7 @@ void PrintedGraphReader::annotationOnly(const Expr& target, const Expr& annotati
         return;
     try {
         m_pendingAnnotations.emplace_back(
-            target.text, std::make_pair(parseAnnotation(annotation.text), line));
+            target.text, std::make_pair(parseAnnotation(annotation.text, m_hints), line));
     } catch (const Error& e) {
         fail(line, "input '" + target.text + "': " + e.what());
     }
@@ -298,13 +298,8 @@ void PrintedGraphReader::finishInputs(int line)
                 break;
             }
         }
-        if (value && value->kind == AnnotatedValue::Kind::Tensor) {
-            node.valueKind = ValueKind::Tensor;
-            node.values = std::move(value->values);
-        } else if (value && value->kind == AnnotatedValue::Kind::Tuple) {
-            node.valueKind = ValueKind::TensorList;
-            node.values = std::move(value->values);
-        }
+        if (value)
+            applyValue(std::move(*value), node);
         addNode(std::move(node), input.line ? input.line : line, value.has_value());
     }
     if (!m_pendingAnnotations.empty())
@@ -369,13 +364,14 @@ JointGraph readPrintedGraphText(const std::string& text, const std::string& file
         throw Error(fileName
             + ": no printed FX graph found (expected a 'class ...(torch.nn.Module):' line, a"
               " 'def forward(' line or a TORCH_LOGS 'TRACED GRAPH' record)");
-    printed::PrintedGraphReader reader(*graph, fileName);
+    printed::PrintedGraphReader reader(*graph, fileName, nullptr);
     return reader.read();
 }
 
-JointGraph readPrintedGraph(const printed::GraphText& graph, const std::string& fileName)
+JointGraph readPrintedGraph(
+    const printed::GraphText& graph, const std::string& fileName, const printed::SymbolHints* hints)
 {
-    printed::PrintedGraphReader reader(graph, fileName);
+    printed::PrintedGraphReader reader(graph, fileName, hints);
     return reader.read();
 }
 

@@ -3,6 +3,8 @@
 
 #include "graph/joint_graph.h"
 
+#include "io/symbolic_size.h"
+
 #include <string>
 
 namespace remat {
@@ -30,15 +32,19 @@ struct GraphText;
 /// Sizes come only from torch 2.x annotations: torch 1.13 prints none, so its nodes have no
 /// value (ValueKind::None, like the JSON's "val": null). A tuple-returning node, which torch
 /// prints without annotation, gets a TensorList from the annotations of its `x[i]` users.
-/// Symbolic sizes ("f32[s0, 16]") are rejected: a graph traced with dynamic shapes cannot be sized.
+/// Symbolic sizes ("f32[s0, 16]") of a graph traced with dynamic shapes need the symbols' example
+/// values (a TORCH_TRACE log's): without them they are rejected. Values printed "Sym(...)" become
+/// ValueKind::Symbolic; every value carries the symbols it names, and a SymInt placeholder binds its
+/// symbol, as 2.14's is_symbol_binding_fx_node.
 ///
 /// Anything unreadable throws remat::Error("<file>:<line>: <what>") ("<file>: <what>" when the
 /// file holds no graph at all); nothing is returned half-built.
 JointGraph readPrintedGraphText(const std::string& text, const std::string& fileName);
 
 /// Same, for one graph already found in a file (a TORCH_TRACE record's payload), its lines
-/// numbered as in the file.
-JointGraph readPrintedGraph(const printed::GraphText& graph, const std::string& fileName);
+/// numbered as in the file; symbolic sizes take their values from `hints` when given.
+JointGraph readPrintedGraph(const printed::GraphText& graph, const std::string& fileName,
+    const printed::SymbolHints* hints = nullptr);
 
 /// Same, from a file (read with readFileText).
 JointGraph readPrintedGraphFile(const std::string& path);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "io/printed_reader.h"
 
+#include <algorithm>
 #include <array>
 #include <filesystem>
 
@@ -188,13 +189,35 @@ bool PrintedGraphReader::applyAnnotation(const Expr& annotation, Node& node) con
 {
     if (annotation.kind != ExprKind::String)
         return false; // a Python type (torch 1.13's `x : torch.Tensor`): no sizes
-    AnnotatedValue value = parseAnnotation(annotation.text);
+    applyValue(parseAnnotation(annotation.text, m_hints), node);
+    return true;
+}
+
+void PrintedGraphReader::applyValue(AnnotatedValue value, Node& node)
+{
     if (value.kind == AnnotatedValue::Kind::Tensor)
         node.valueKind = ValueKind::Tensor;
     else if (value.kind == AnnotatedValue::Kind::Tuple)
         node.valueKind = ValueKind::TensorList;
+    else if (value.kind == AnnotatedValue::Kind::Symbolic)
+        node.valueKind = ValueKind::Symbolic;
     node.values = std::move(value.values);
-    return true;
+    if (value.symbols.empty() && value.kind != AnnotatedValue::Kind::Symbolic)
+        return;
+    SymbolicText& symbolic = node.symbolic.edit();
+    if (value.kind == AnnotatedValue::Kind::Symbolic) {
+        const std::string& e = value.expression;
+        node.symbolicFloat = e.find("ToFloat") != std::string::npos || e.find("TrueDiv") != std::string::npos
+            || std::any_of(value.symbols.begin(), value.symbols.end(),
+                [](const std::string& s) { return s.starts_with("zf") || s.starts_with("zuf"); });
+        // is_symbol_binding_fx_node: a SymInt that is one symbol, in a placeholder or unbacked.
+        if (!node.symbolicFloat && value.symbols.size() == 1 && value.symbols.front() == e
+            && (node.op == NodeOp::Placeholder || e.starts_with('u')))
+            symbolic.bindsSymbol = e;
+        symbolic.expr = std::move(value.expression);
+    }
+    symbolic.freeSymbols = std::move(value.symbols);
+    std::sort(symbolic.freeSymbols.begin(), symbolic.freeSymbols.end());
 }
 
 void PrintedGraphReader::fillTupleValues()

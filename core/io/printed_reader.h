@@ -43,9 +43,10 @@ struct Assignment {
 /// assignment, comments as meta of the nodes below them, and the return statement as the output.
 class PrintedGraphReader {
 public:
-    PrintedGraphReader(const GraphText& graph, const std::string& fileName)
+    PrintedGraphReader(const GraphText& graph, const std::string& fileName, const SymbolHints* hints)
         : m_graph(graph)
         , m_file(fileName)
+        , m_hints(hints)
         , m_statements(graph.lines, fileName)
     { }
 
@@ -71,6 +72,7 @@ private:
     void callArgs(const Expr& call, std::size_t firstArg, const Expr* self, Node& node, ArgWriter& writer);
     void readReturn(const Expr* value, std::string_view code, int line);
     bool applyAnnotation(const Expr& annotation, Node& node) const;
+    static void applyValue(AnnotatedValue value, Node& node);
     void fillTupleValues();
     NodeId addNode(Node node, int line, bool annotated);
     OpId internOp(std::string_view target);
@@ -80,6 +82,7 @@ private:
 
     const GraphText& m_graph;
     const std::string& m_file;
+    const SymbolHints* m_hints;
     StatementReader m_statements;
     JointGraphBuilder m_builder;
     std::vector<Node> m_nodes;

@@ -12,6 +12,7 @@
 #include <charconv>
 #include <cstdio>
 #include <filesystem>
+#include <set>
 
 namespace remat::trace {
 namespace {
@@ -123,6 +124,23 @@ std::string budgetKey(double budget)
     return std::string("memory_budget_") + text;
 }
 
+/// Says which example values sized a dynamic-shape graph; empty for a static one.
+std::string symbolValuesNote(const JointGraph& joint, const printed::SymbolHints& hints)
+{
+    std::set<std::string> used;
+    for (const Node& node : joint.nodes())
+        used.insert(node.symbolic->freeSymbols.begin(), node.symbolic->freeSymbols.end());
+    std::string values;
+    for (const std::string& symbol : used) {
+        if (const auto it = hints.find(symbol); it != hints.end())
+            values += (values.empty() ? "" : ", ") + symbol + " = " + std::to_string(it->second);
+    }
+    if (values.empty())
+        return {};
+    return "; dynamic shapes, sized as PyTorch's partitioner sizes them: with the example values " + values
+        + " (create_symbol records)";
+}
+
 } // namespace
 
 TraceListing listTorchTrace(const std::string& path)
@@ -151,8 +169,8 @@ TraceListing listTraceLogs(const std::vector<TraceLogFile>& logs, const std::str
                 : c.forward             ? c.forward
                                         : c.backward;
             try {
-                g.nodes
-                    = static_cast<int>(readPrintedGraph(payloadGraph(*shown, "aot graph"), log.path).size());
+                g.nodes = static_cast<int>(
+                    readPrintedGraph(payloadGraph(*shown, "aot graph"), log.path, &c.symbolHints).size());
             } catch (const Error& e) {
                 g.problem = e.what();
             }
@@ -198,7 +216,8 @@ JointGraph loadTracedGraph(
         throw Error(file + ": compile " + fullId + " has no aot_joint_graph record"
             + (compile.inference ? " (it was compiled for inference, without a backward)" : "")
             + "; graphs with one: " + knownIds(logs, true));
-    JointGraph joint = readPrintedGraph(payloadGraph(*compile.joint, "aot_joint_graph"), file);
+    JointGraph joint
+        = readPrintedGraph(payloadGraph(*compile.joint, "aot_joint_graph"), file, &compile.symbolHints);
     if (joint.kind() != GraphKind::Joint)
         throw Error(file + ":" + std::to_string(compile.joint->line) + ": compile " + fullId
             + ": the aot_joint_graph record holds no tangents_* input, so it is not a joint graph");
@@ -222,7 +241,8 @@ JointGraph loadTracedGraph(
     source.description = "aot_joint_graph at line " + std::to_string(compile.joint->line)
         + (recorded.empty()
                 ? "; no forward and backward graphs, so no recorded decision"
-                : "; PyTorch's decision from the aot_forward_graph and aot_backward_graph records");
+                : "; PyTorch's decision from the aot_forward_graph and aot_backward_graph records")
+        + symbolValuesNote(joint, compile.symbolHints);
     // The log names no version before its first compilation_metrics; 2.x logs are the only TORCH_TRACE.
     const std::string version = found.log->torchVersion.empty() ? "2.x" : found.log->torchVersion;
     return JointGraphBuilder::withProvenance(

@@ -8,7 +8,9 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <charconv>
 #include <filesystem>
+#include <map>
 
 namespace remat::trace {
 namespace {
@@ -103,7 +105,8 @@ std::optional<TraceArtifact>* slotFor(
 bool isWanted(std::string_view key)
 {
     return key == "aot_joint_graph" || key == "aot_forward_graph" || key == "aot_backward_graph"
-        || key == "aot_inference_graph" || key == "artifact" || key == "chromium_event";
+        || key == "aot_inference_graph" || key == "artifact" || key == "chromium_event"
+        || key == "create_symbol";
 }
 
 constexpr std::string_view kJointPassPrefix = "\"name\": \"pass.joint_graph_passes.";
@@ -121,6 +124,26 @@ std::optional<std::string> jointGraphPassOf(const TraceArtifact& event)
             return line.text.substr(begin, end - begin);
     }
     return std::nullopt;
+}
+
+/// {"create_symbol": {"symbol": "s77", "val": "6", ...}}: a backed symbol and its example value.
+/// A value that is no integer (a SymFloat's) sizes nothing and is left out.
+void addSymbolHint(const simdjson::dom::object& record, printed::SymbolHints& hints)
+{
+    std::string_view symbol;
+    if (record["create_symbol"]["symbol"].get(symbol))
+        return;
+    const auto val = record["create_symbol"]["val"];
+    std::int64_t value = 0;
+    std::string_view text;
+    if (!val.get(text)) { // 2.14 writes it as a string
+        const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (error != std::errc() || end != text.data() + text.size())
+            return;
+    } else if (val.get(value)) {
+        return;
+    }
+    hints.insert_or_assign(std::string(symbol), value);
 }
 
 } // namespace
@@ -175,6 +198,7 @@ TraceLogFile readTraceLog(const std::string& text, const std::string& fileName)
     int declaredPayloadLine = 0; // a record that announced a payload not yet seen
     // chromium_event records, by compile id: each pass is logged as it begins and as it ends.
     std::vector<std::pair<std::string, std::optional<TraceArtifact>>> events;
+    std::map<std::string, printed::SymbolHints> hints; // create_symbol records, by compile id
     const auto missingPayload = [&] {
         if (declaredPayloadLine)
             throw Error(fileName + ":" + std::to_string(declaredPayloadLine)
@@ -222,6 +246,10 @@ TraceLogFile readTraceLog(const std::string& text, const std::string& fileName)
         const std::string id = compileIdOf(record);
         if (id.empty())
             continue;
+        if (key == "create_symbol") {
+            addSymbolHint(record, hints[id]);
+            continue;
+        }
         if (key == "chromium_event") {
             events.emplace_back(id, TraceArtifact {number, {}});
             open = &events.back().second;
@@ -257,6 +285,10 @@ TraceLogFile readTraceLog(const std::string& text, const std::string& fileName)
             && std::find(compile->jointGraphPasses.begin(), compile->jointGraphPasses.end(), *pass)
                 == compile->jointGraphPasses.end())
             compile->jointGraphPasses.push_back(*pass);
+    }
+    for (TracedCompile& compile : log.compiles) {
+        if (const auto it = hints.find(compile.id); it != hints.end())
+            compile.symbolHints = std::move(it->second);
     }
     // Keep compilations that left an AOT graph; config-only entries say nothing on their own.
     std::erase_if(log.compiles,

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "io/printed_source.h"
+#include "io/symbolic_size.h"
 
 #include <optional>
 #include <string>
@@ -38,6 +39,8 @@ struct TracedCompile {
     /// Inductor's joint-graph passes that ran before the partitioner ("remove_noop_ops", from the
     /// chromium_event records "pass.joint_graph_passes.<name>"), in order; empty under aot_eager.
     std::vector<std::string> jointGraphPasses;
+    /// Dynamic shapes: each backed symbol's example value, from the create_symbol records.
+    printed::SymbolHints symbolHints;
 };
 
 /// One log file (one process or rank) of a TORCH_TRACE folder.

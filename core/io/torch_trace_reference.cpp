@@ -78,7 +78,8 @@ RecordedPartition recordedDecision(
 {
     const TraceArtifact& forwardRecord = *compile.forward;
     const TraceArtifact& backwardRecord = *compile.backward;
-    const JointGraph forward = readPrintedGraph(payloadGraph(forwardRecord, "aot_forward_graph"), file);
+    const JointGraph forward
+        = readPrintedGraph(payloadGraph(forwardRecord, "aot_forward_graph"), file, &compile.symbolHints);
     std::vector<std::string> forwardOutputs;
     for (NodeId n : forward.outputs())
         forwardOutputs.push_back(n == kNoNode ? std::string() : forward.node(n).name);

@@ -543,8 +543,8 @@ void TestPrintedGraphReader::annotations_data()
                                      << "float32[8, 16][]";
     QTest::addRow("tuple") << "(f32[8], None, i64[8])" << ValueKind::TensorList
                            << "float32[8][],None,int64[8][]";
-    QTest::addRow("symint") << "Sym(s0)" << ValueKind::None << "";
-    QTest::addRow("symint value") << "Sym(4)" << ValueKind::None << "";
+    QTest::addRow("symint") << "Sym(s0)" << ValueKind::Symbolic << "";
+    QTest::addRow("symint value") << "Sym(4)" << ValueKind::Symbolic << "";
     QTest::addRow("opaque") << "BackwardState" << ValueKind::None << "";
 }
 

@@ -107,6 +107,7 @@ private slots:
     void decisionMatchesOurPartitioner_data();
     void decisionMatchesOurPartitioner();
     void minCutInformation();
+    void dynamicShapesTakeTheLogsExampleValues();
     void inductorsPassesAreRecorded();
     void idWithoutAttempt();
     void defaultGraphIsTheOnlyJointGraph();
@@ -129,6 +130,9 @@ void TestTorchTrace::listsCompiledGraphs_data()
                          << "0/0:39:yes";
     QTest::addRow("budget") << "budget.log"
                             << "0/0:60:yes+mci";
+    // The second input shape made Dynamo recompile with dynamic shapes: 0/1 has symbolic sizes.
+    QTest::addRow("dynamic") << "dynamic.log"
+                             << "0/0:54:yes 0/1:72:yes";
 }
 
 void TestTorchTrace::listsCompiledGraphs()
@@ -236,6 +240,10 @@ void TestTorchTrace::decisionMatchesOurPartitioner_data()
                          << "0/0";
     QTest::addRow("blocks") << "blocks.log"
                             << "0/0";
+    QTest::addRow("dynamic 0/0, static") << "dynamic.log"
+                                         << "0/0";
+    QTest::addRow("dynamic 0/1, dynamic shapes") << "dynamic.log"
+                                                 << "0/1";
 }
 
 // Our min-cut under 2.14's rules reaches the decision 2.14 logged (the CLI's comparison). In 1/0
@@ -256,11 +264,60 @@ void TestTorchTrace::decisionMatchesOurPartitioner()
     for (NodeId n : ours.savedValues)
         names.push_back(g.node(n).name);
     QCOMPARE(joined(names, true), joined(plan->recorded->savedValues, true));
+    // SymInts go to the backward in 2.14's order: the symbols' bindings, then derived values.
+    names.clear();
+    for (NodeId n : ours.savedSymNodes)
+        names.push_back(g.node(n).name);
+    QCOMPARE(joined(names), joined(plan->recorded->savedSymNodes));
     // Under 1.13's rules there is nothing to compare with, and the message says why.
     options.rules = RuleSet::Torch113;
     QVERIFY(!findRecordedPlan(g, options));
     QVERIFY(
         missingRecordedPlanMessage(g, options).find("torch-2.14 rules, not torch-1.13") != std::string::npos);
+}
+
+// Under dynamic shapes 2.14 sizes values with the symbols' example values (optimization_hint); the
+// log's create_symbol records give them: s77 = 3 (the batch), s53 = 13 (the length).
+void TestTorchTrace::dynamicShapesTakeTheLogsExampleValues()
+{
+    const JointGraph g = trace::loadTracedGraph(logFile("dynamic.log"), "0/1");
+    const auto shapeOf = [&](const char* name) {
+        const NodeId n = g.find(name);
+        return n == kNoNode ? std::vector<std::int64_t> {} : g.node(n).tensor().shape;
+    };
+    const auto strideOf = [&](const char* name) { return g.node(g.find(name)).tensor().stride; };
+    QCOMPARE(shapeOf("primals_5"), (std::vector<std::int64_t> {3, 4, 13})); // f32[s77, 4, s53]
+    QCOMPARE(strideOf("primals_5"), (std::vector<std::int64_t> {52, 13, 1})); // [4*s53, s53, 1]
+    // f32[s77, 8, 2*(((s53 - 1)//2)) + 2][16*(((s53 - 1)//2)) + 16, ...]
+    QCOMPARE(shapeOf("cat"), (std::vector<std::int64_t> {3, 8, 14}));
+    QCOMPARE(strideOf("cat")[0], std::int64_t(112));
+    QCOMPARE(shapeOf("view"), (std::vector<std::int64_t> {39, 8})); // s77*(2*(((s53 - 1)//2)) + 1)
+    QCOMPARE(g.node(g.find("view")).symbolic->freeSymbols, (std::vector<std::string> {"s53", "s77"}));
+    QVERIFY(g.node(g.find("primals_1")).symbolic->freeSymbols.empty());
+
+    // A SymInt input binds its symbol; a sym_size node is a derived value.
+    const Node& batch = g.node(g.find("primals_3"));
+    QCOMPARE(batch.valueKind, ValueKind::Symbolic);
+    QCOMPARE(batch.symbolic->bindsSymbol, std::string("s77"));
+    QCOMPARE(batch.symbolic->expr, std::string("s77"));
+    const Node& size = g.node(g.find("sym_size_int_7"));
+    QCOMPARE(size.valueKind, ValueKind::Symbolic);
+    QVERIFY(size.symbolic->bindsSymbol.empty());
+    QCOMPARE(size.symbolic->expr, std::string("s77*(2*(((s53 - 1)//2)) + 1)"));
+    QCOMPARE(size.symbolic->freeSymbols, (std::vector<std::string> {"s53", "s77"}));
+    QVERIFY(!size.symbolicFloat);
+
+    // The graph says what sized it; PyTorch's decision saves SymInts beside the tensors.
+    QVERIFY2(g.source().description.find("example values s53 = 13, s77 = 3") != std::string::npos,
+        g.source().description.c_str());
+    const RecordedPartition* recorded = g.recordedPartition("min_cut");
+    QVERIFY(recorded);
+    QCOMPARE(joined(recorded->savedSymNodes),
+        QStringLiteral("primals_3 primals_4 sym_size_int_1 sym_size_int_2 sym_size_int_4 sym_size_int_6 "
+                       "sym_size_int_7"));
+    // The static compile of the same log names no symbol.
+    const JointGraph first = trace::loadTracedGraph(logFile("dynamic.log"), "0/0");
+    QVERIFY(first.source().description.find("example values") == std::string::npos);
 }
 
 void TestTorchTrace::minCutInformation()

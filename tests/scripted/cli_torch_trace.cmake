@@ -65,3 +65,9 @@ remat_cli_test(trace_info_inductor CODE 0 ARGS info ${REMAT_TRACE}/inductor.log
   STDOUT "  0/0 +187 +yes +yes, after Inductor's joint-graph passes\n")
 remat_cli_test(trace_partition_inductor CODE 0 ARGS partition ${REMAT_TRACE}/inductor.log --rules torch-2.14
   STDOUT "recorded 18 saved values: 2 only ours \\(view_9, alias_3\\), 1 only PyTorch's \\(getitem\\)\n +PyTorch partitioned this graph after Inductor's joint-graph passes \\(remove_noop_ops, ")
+# Dynamic shapes (automatic dynamic after a second input shape): compile 0/1's symbolic sizes take
+# the create_symbol records' example values, as PyTorch sizes them; it was refused before.
+remat_cli_test(trace_info_dynamic CODE 0 ARGS info ${REMAT_TRACE}/dynamic.log --graph 0/1
+  STDOUT "72 nodes, joint graph of compile 0/1 .*dynamic shapes, sized as PyTorch's partitioner sizes them: with the example values s53 = 13, s77 = 3 \\(create_symbol records\\)\n")
+remat_cli_test(trace_partition_dynamic CODE 0 ARGS partition ${REMAT_TRACE}/dynamic.log --graph 0/1 --rules torch-2.14
+  STDOUT "72 nodes; min-cut, torch-2.14 rules\n.*recorded 6 saved values: identical\n")

@@ -16,6 +16,10 @@ aot_backward_graph per compiled graph), then keeps only the log file, renamed <s
                the joint graph (joint_graph_passes) before partitioning it. Inductor's code
                generation may fail afterwards (the chroot has no C++ compiler); the log already
                holds the partition.
+  dynamic:     a Conv1d-cat-slice-Linear model stepped on three input shapes: the second shape
+               makes Dynamo recompile with dynamic shapes (automatic dynamic), so compile 0/1 has
+               SymInt inputs, sym_size nodes and sizes like "s77*(2*(((s53 - 1)//2)) + 1)"; its
+               create_symbol records give the example values (s77 = 3, s53 = 13).
 """
 
 import functools
@@ -140,12 +144,31 @@ def inductor_model():
     return torch.nn.TransformerEncoderLayer(16, 2, 32, dropout=0.0, batch_first=True)
 
 
+def dynamic_model():
+    import torch
+
+    class ConvHead(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv = torch.nn.Conv1d(4, 8, 3, stride=2, padding=1)
+            self.lin = torch.nn.Linear(8, 8)
+
+        def forward(self, x):  # x: [batch, 4, length]
+            h = torch.relu(self.conv(x))  # length (length - 1) // 2 + 1
+            h = torch.cat([h, h * 2], dim=2)[:, :, 1:]
+            h = self.lin(h.transpose(1, 2)).flatten(0, 1)
+            return (h.sigmoid() ** 2).mean()
+
+    return ConvHead()
+
+
 SCENARIOS = {
     "graph_break": (graph_break_model, 8),
     "sac": (sac_model, 8),
     "budget": (budget_model, 16),
     "blocks": (blocks_model, 16),
     "inductor": (inductor_model, 16),
+    "dynamic": (dynamic_model, 4),
 }
 
 
@@ -166,6 +189,12 @@ def run_scenario(name):
             print(f"{name}: Inductor stopped after partitioning: {type(error).__name__}")
         return
     step = torch.compile(model, backend="aot_eager")
+    if name == "dynamic":
+        for batch, length in ((2, 9), (3, 13), (5, 21)):
+            loss = step(torch.randn(batch, width, length))
+            loss.backward()
+        print(f"{name}: torch {torch.__version__}, loss {loss.item():.4f}")
+        return
     loss = step(torch.randn(4, width))
     loss.backward()
     print(f"{name}: torch {torch.__version__}, loss {loss.item():.4f}")
