@@ -21,6 +21,9 @@ void printRecordedComparison(const JointGraph& graph, const PartitionResult& res
     const RecordedPartition* recorded = comparison->plan.recorded;
     out << pad("PyTorch", labelWidth) << graph.recordedTorchVersion() << " recorded "
         << recorded->savedValues.size() << " saved values";
+    if (!recorded->savedSymNodes.empty())
+        out << " and " << recorded->savedSymNodes.size()
+            << (recorded->savedSymNodes.size() == 1 ? " SymInt" : " SymInts");
     if (recorded->seconds)
         out << " in " << formatSeconds(*recorded->seconds);
     out << ": " << describeDifferences(graph, *comparison) << "\n";

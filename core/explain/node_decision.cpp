@@ -25,7 +25,7 @@ bool contains(const std::vector<NodeId>& nodes, NodeId n)
 
 Membership membershipOf(const PartitionResult& r, NodeId n)
 {
-    return {contains(r.savedValues, n), contains(r.recomputed, n), r.banReason(n), contains(r.fwNodes, n),
+    return {r.isSaved(n), contains(r.recomputed, n), r.banReason(n), contains(r.fwNodes, n),
         contains(r.bwNodes, n)};
 }
 
@@ -186,6 +186,8 @@ std::vector<NodeDecision> decisionsOf(const JointGraph& graph, const PartitionRe
     const auto at = [&](NodeId n) -> Membership& { return m[static_cast<std::size_t>(n)]; };
     for (NodeId n : result.savedValues)
         at(n).saved = true;
+    for (NodeId n : result.savedSymNodes)
+        at(n).saved = true;
     for (NodeId n : result.recomputed)
         at(n).recomputed = true;
     for (const auto& b : result.banned)
@@ -213,6 +215,10 @@ std::string decisionReason(
     case NodeDecision::Banned:
         return bannedReason(m, n, result);
     case NodeDecision::Saved:
+        if (graph.node(n).valueKind == ValueKind::Symbolic)
+            return savedReason(result, n, budget)
+                + " A SymInt: the forward returns it for the backward beside the saved tensors (PyTorch's "
+                  "saved_sym_nodes).";
         return savedReason(result, n, budget);
     case NodeDecision::Recomputed:
         return recomputedReason(result, n, budget);

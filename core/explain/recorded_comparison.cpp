@@ -35,16 +35,21 @@ std::optional<RecordedComparison> compareWithRecorded(const JointGraph& graph, c
         return std::nullopt;
     RecordedComparison comparison {*plan, {}, {}, {}};
     std::vector<char> recorded(graph.size(), 0);
-    for (const std::string& name : plan->recorded->savedValues) {
-        const NodeId n = graph.find(name);
-        if (n == kNoNode)
-            comparison.unknownNames.push_back(name);
-        else
-            recorded[static_cast<std::size_t>(n)] = 1;
+    // Saved SymInts (dynamic shapes) count as saved: PyTorch's forward returns them for the backward.
+    for (const auto* names : {&plan->recorded->savedValues, &plan->recorded->savedSymNodes}) {
+        for (const std::string& name : *names) {
+            const NodeId n = graph.find(name);
+            if (n == kNoNode)
+                comparison.unknownNames.push_back(name);
+            else
+                recorded[static_cast<std::size_t>(n)] = 1;
+        }
     }
     std::vector<char> ours(graph.size(), 0);
-    for (NodeId n : result.savedValues)
-        ours[static_cast<std::size_t>(n)] = 1;
+    for (const auto* nodes : {&result.savedValues, &result.savedSymNodes}) {
+        for (NodeId n : *nodes)
+            ours[static_cast<std::size_t>(n)] = 1;
+    }
     for (std::size_t i = 0; i < graph.size(); ++i) {
         if (ours[i] && !recorded[i])
             comparison.onlyOurs.push_back(static_cast<NodeId>(i));
@@ -86,7 +91,8 @@ std::string rewrittenGraphNote(const RecordedPartition& recorded)
     for (const auto& pass : recorded.graphPassesBefore)
         passes += (passes.empty() ? "" : ", ") + pass;
     return "PyTorch partitioned this graph after Inductor's joint-graph passes (" + passes
-        + "), which rewrite it (removing no-op views, aliases and clones, replacing patterns) and which the log does not record: "
+        + "), which rewrite it (removing no-op views, aliases and clones, replacing patterns) and which the "
+          "log does not record: "
           "a difference on such nodes comes from them, not from the partitioner. Trace with "
           "backend=\"aot_eager\" to compare like with like";
 }

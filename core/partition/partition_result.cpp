@@ -7,7 +7,8 @@ namespace remat {
 
 bool PartitionResult::isSaved(NodeId n) const
 {
-    return std::find(savedValues.begin(), savedValues.end(), n) != savedValues.end();
+    return std::find(savedValues.begin(), savedValues.end(), n) != savedValues.end()
+        || std::find(savedSymNodes.begin(), savedSymNodes.end(), n) != savedSymNodes.end();
 }
 
 bool PartitionResult::isOffloaded(NodeId n) const
@@ -17,7 +18,8 @@ bool PartitionResult::isOffloaded(NodeId n) const
 
 const BannedNode* PartitionResult::banReason(NodeId n) const
 {
-    const auto it = std::find_if(banned.begin(), banned.end(), [n](const BannedNode& b) { return b.node == n; });
+    const auto it
+        = std::find_if(banned.begin(), banned.end(), [n](const BannedNode& b) { return b.node == n; });
     return it == banned.end() ? nullptr : &*it;
 }
 

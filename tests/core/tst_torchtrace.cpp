@@ -315,6 +315,15 @@ void TestTorchTrace::dynamicShapesTakeTheLogsExampleValues()
     QCOMPARE(joined(recorded->savedSymNodes),
         QStringLiteral("primals_3 primals_4 sym_size_int_1 sym_size_int_2 sym_size_int_4 sym_size_int_6 "
                        "sym_size_int_7"));
+    // A plan that does not save a SymInt PyTorch saved is not "identical".
+    PartitionOptions options;
+    options.rules = RuleSet::Torch214;
+    PartitionResult ours = partitionGraph(g, options);
+    QVERIFY(compareWithRecorded(g, ours)->identical());
+    QCOMPARE(g.node(ours.savedSymNodes.back()).name, std::string("sym_size_int_7"));
+    ours.savedSymNodes.pop_back();
+    const auto comparison = compareWithRecorded(g, ours);
+    QCOMPARE(describeDifferences(g, *comparison), std::string("1 only PyTorch's (sym_size_int_7)"));
     // The static compile of the same log names no symbol.
     const JointGraph first = trace::loadTracedGraph(logFile("dynamic.log"), "0/0");
     QVERIFY(first.source().description.find("example values") == std::string::npos);

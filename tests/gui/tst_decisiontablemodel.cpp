@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The partition panel's tables: model consistency (QAbstractItemModelTester), sorting, filtering.
+#include "explain/node_decision.h"
 #include "gui_test_support.h"
 #include "io/graph_loader.h"
 #include "model/partition_outcome.h"
@@ -52,7 +53,8 @@ private Q_SLOTS:
         // A different partition resets the rows.
         PartitionOptions other;
         other.partitioner = PartitionerKind::Default;
-        model.setData(graph, runPartition(*graph, other, 2), [](NodeId) { return CheckpointPolicy::MustSave; });
+        model.setData(
+            graph, runPartition(*graph, other, 2), [](NodeId) { return CheckpointPolicy::MustSave; });
         model.refreshTags();
         model.setData(nullptr, nullptr, {});
         QCOMPARE(model.rowCount(), 0);
@@ -66,25 +68,54 @@ private Q_SLOTS:
         QCOMPARE(outcome->referenceKey, QStringLiteral("min_cut"));
         DecisionTableModel model(DecisionTableModel::List::Saved);
         model.setData(graph, outcome, [](NodeId) { return CheckpointPolicy::None; });
-        QCOMPARE(static_cast<std::size_t>(model.rowCount()), outcome->result->savedValues.size() + outcome->onlyReference.size());
+        QCOMPARE(static_cast<std::size_t>(model.rowCount()),
+            outcome->result->savedValues.size() + outcome->onlyReference.size());
 
         DecisionFilterProxy proxy;
         proxy.setSourceModel(&model);
         proxy.sort(DecisionTableModel::SizeColumn, Qt::DescendingOrder);
         qlonglong previous = std::numeric_limits<qlonglong>::max();
         for (int row = 0; row < proxy.rowCount(); ++row) {
-            const qlonglong size = proxy.index(row, DecisionTableModel::SizeColumn).data(DecisionTableModel::SortRole).toLongLong();
+            const qlonglong size = proxy.index(row, DecisionTableModel::SizeColumn)
+                                       .data(DecisionTableModel::SortRole)
+                                       .toLongLong();
             QVERIFY(size <= previous);
             previous = size;
         }
         // Every row names its node, and the PyTorch column says how the reference decided.
         for (int row = 0; row < model.rowCount(); ++row) {
             const NodeId n = model.index(row, 0).data(DecisionTableModel::NodeRole).toInt();
-            QCOMPARE(model.index(row, DecisionTableModel::NameColumn).data().toString(), graph->label(n).name);
+            QCOMPARE(
+                model.index(row, DecisionTableModel::NameColumn).data().toString(), graph->label(n).name);
             QVERIFY(!model.index(row, DecisionTableModel::DetailColumn).data().toString().isEmpty());
         }
         proxy.setDifferencesOnly(true);
-        QCOMPARE(static_cast<std::size_t>(proxy.rowCount()), outcome->onlyOurs.size() + outcome->onlyReference.size());
+        QCOMPARE(static_cast<std::size_t>(proxy.rowCount()),
+            outcome->onlyOurs.size() + outcome->onlyReference.size());
+    }
+
+    // Dynamic shapes: the SymInts a plan saves are saved rows, compared with PyTorch's
+    // saved_sym_nodes (they were "in the forward and the backward", and PyTorch's "not saved").
+    void savedSymIntsAreRowsComparedWithPyTorch()
+    {
+        const QString path = QStringLiteral(REMAT_TEST_DATA_DIR "/torch_trace/dynamic.log");
+        const LoadedGraphPtr graph = analyseGraph(loadGraphFile(path.toStdString(), "0/1"), path);
+        PartitionOptions options;
+        options.rules = RuleSet::Torch214;
+        const PartitionOutcomePtr outcome = runPartition(*graph, options, 1);
+        QVERIFY(outcome->ok());
+        QCOMPARE(outcome->referenceKey, QStringLiteral("min_cut"));
+        QVERIFY(outcome->onlyOurs.empty() && outcome->onlyReference.empty());
+        DecisionTableModel model(DecisionTableModel::List::Saved);
+        model.setData(graph, outcome, [](NodeId) { return CheckpointPolicy::None; });
+        QCOMPARE(model.rowCount(), 6 + 7);
+        const NodeId size = graph->graph.find("sym_size_int_7");
+        QVERIFY(model.rowOf(size) >= 0);
+        QVERIFY(outcome->has(size, Saved));
+        QVERIFY(outcome->has(size, ReferenceSaved));
+        QCOMPARE(model.index(model.rowOf(size), DecisionTableModel::DetailColumn).data().toString(),
+            QStringLiteral("both"));
+        QCOMPARE(decisionOf(graph->graph, *outcome->result, size), NodeDecision::Saved);
     }
 
     void filterMatchesNameOrOp()

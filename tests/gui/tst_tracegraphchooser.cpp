@@ -148,6 +148,23 @@ private Q_SLOTS:
         QVERIFY(openAndWait(w, QStringLiteral(REMAT_TEST_DATA_DIR "/torch_trace/blocks.log")));
         QVERIFY(!test::shownText(w.partitionPanel()->referenceLabel()).contains(QStringLiteral("Inductor")));
     }
+
+    /// A graph traced with dynamic shapes opens (it was refused), and the panel counts the SymInts
+    /// the plan and PyTorch save beside the tensors.
+    void aDynamicShapeGraphCountsItsSavedSymInts()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        QSignalSpy opened(&w, &MainWindow::graphOpened);
+        w.openFile(logPath("dynamic.log"), QStringLiteral("0/1"));
+        QVERIFY(opened.wait(kTimeoutMs));
+        QTRY_VERIFY_WITH_TIMEOUT(w.document()->outcome() && w.document()->outcome()->ok(), kTimeoutMs);
+        const QString summary = w.partitionPanel()->summaryText();
+        QVERIFY2(summary.contains(QStringLiteral(" + 7 SymInts")), qPrintable(summary));
+        const QString reference = test::shownText(w.partitionPanel()->referenceLabel());
+        QVERIFY2(reference.contains(QStringLiteral("6 saved · 4.33 KiB + 7 SymInts — same saved set")),
+            qPrintable(reference));
+    }
 };
 
 QTEST_MAIN(TestTraceGraphChooser)

@@ -70,4 +70,4 @@ remat_cli_test(trace_partition_inductor CODE 0 ARGS partition ${REMAT_TRACE}/ind
 remat_cli_test(trace_info_dynamic CODE 0 ARGS info ${REMAT_TRACE}/dynamic.log --graph 0/1
   STDOUT "72 nodes, joint graph of compile 0/1 .*dynamic shapes, sized as PyTorch's partitioner sizes them: with the example values s53 = 13, s77 = 3 \\(create_symbol records\\)\n")
 remat_cli_test(trace_partition_dynamic CODE 0 ARGS partition ${REMAT_TRACE}/dynamic.log --graph 0/1 --rules torch-2.14
-  STDOUT "72 nodes; min-cut, torch-2.14 rules\n.*recorded 6 saved values: identical\n")
+  STDOUT "72 nodes; min-cut, torch-2.14 rules\n.*recorded 6 saved values and 7 SymInts: identical\n")

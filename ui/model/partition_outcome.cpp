@@ -9,7 +9,8 @@
 
 namespace remat::ui {
 
-PartitionOutcomePtr runPartition(const LoadedGraph& loaded, const PartitionOptions& options, std::uint64_t generation)
+PartitionOutcomePtr runPartition(
+    const LoadedGraph& loaded, const PartitionOptions& options, std::uint64_t generation)
 {
     auto outcome = std::make_shared<PartitionOutcome>();
     outcome->generation = generation;
@@ -43,6 +44,8 @@ void describePartition(PartitionOutcome& outcome, const LoadedGraph& loaded, std
     auto mark = [&](NodeId n, DecisionFlag f) { flags[static_cast<std::size_t>(n)] |= f; };
     for (NodeId n : r.savedValues)
         mark(n, Saved);
+    for (NodeId n : r.savedSymNodes) // dynamic shapes: SymInts go to the backward too
+        mark(n, Saved);
     for (NodeId n : r.recomputed)
         mark(n, Recomputed);
     for (NodeId n : r.fwNodes)
@@ -70,6 +73,10 @@ void describePartition(PartitionOutcome& outcome, const LoadedGraph& loaded, std
             continue; // listed in unknownReferenceNames
         mark(n, ReferenceSaved);
         outcome.referenceSavedBytes += loaded.bytesOf(n);
+    }
+    for (const auto& name : comparison->plan.recorded->savedSymNodes) {
+        if (const NodeId n = graph.find(name); n != kNoNode)
+            mark(n, ReferenceSaved); // counted in neither side's bytes, as PyTorch's plan counts tensors
     }
     outcome.onlyOurs = comparison->onlyOurs;
     outcome.onlyReference = comparison->onlyRecorded;

@@ -11,10 +11,10 @@ namespace remat::ui {
 DecisionTableModel::DecisionTableModel(List list, QObject* parent)
     : QAbstractTableModel(parent)
     , m_list(list)
-{
-}
+{ }
 
-void DecisionTableModel::setData(LoadedGraphPtr graph, PartitionOutcomePtr outcome, std::function<CheckpointPolicy(NodeId)> tagOf)
+void DecisionTableModel::setData(
+    LoadedGraphPtr graph, PartitionOutcomePtr outcome, std::function<CheckpointPolicy(NodeId)> tagOf)
 {
     beginResetModel();
     m_graph = std::move(graph);
@@ -26,6 +26,7 @@ void DecisionTableModel::setData(LoadedGraphPtr graph, PartitionOutcomePtr outco
         switch (m_list) {
         case List::Saved:
             m_rows = r.savedValues;
+            m_rows.insert(m_rows.end(), r.savedSymNodes.begin(), r.savedSymNodes.end());
             m_rows.insert(m_rows.end(), m_outcome->onlyReference.begin(), m_outcome->onlyReference.end());
             break;
         case List::Recomputed:
@@ -78,7 +79,8 @@ QString DecisionTableModel::detail(NodeId n) const
         return {};
     case List::Banned: {
         const int i = m_outcome->banIndex[static_cast<std::size_t>(n)];
-        return i >= 0 ? QString::fromStdString(m_outcome->result->banned[static_cast<std::size_t>(i)].reason) : QString();
+        return i >= 0 ? QString::fromStdString(m_outcome->result->banned[static_cast<std::size_t>(i)].reason)
+                      : QString();
     }
     }
     return {};
@@ -95,7 +97,8 @@ QVariant DecisionTableModel::data(const QModelIndex& index, int role) const
     if (role == NodeRole)
         return n;
     if (role == DiffersRole)
-        return m_list == List::Saved && !m_outcome->referenceKey.isEmpty() && m_outcome->has(n, Saved) != m_outcome->has(n, ReferenceSaved);
+        return m_list == List::Saved && !m_outcome->referenceKey.isEmpty()
+            && m_outcome->has(n, Saved) != m_outcome->has(n, ReferenceSaved);
     if (role == Qt::DisplayRole || role == SortRole) {
         const bool sort = role == SortRole;
         switch (index.column()) {
@@ -110,7 +113,9 @@ QVariant DecisionTableModel::data(const QModelIndex& index, int role) const
         case DistanceColumn:
             if (sort)
                 return distance;
-            return distance >= NodeClasses::kFar ? QStringLiteral("∞") : distance < 0 ? QString() : QString::number(distance);
+            return distance >= NodeClasses::kFar ? QStringLiteral("∞")
+                : distance < 0                   ? QString()
+                                                 : QString::number(distance);
         case TagColumn: {
             const CheckpointPolicy tag = m_tagOf ? m_tagOf(n) : CheckpointPolicy::None;
             return tag == CheckpointPolicy::None ? QString() : QString::fromLatin1(policyName(tag));

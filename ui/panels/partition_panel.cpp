@@ -36,6 +36,14 @@ QString kindName(PartitionerKind kind)
     return toQString(partitionerName(kind));
 }
 
+/// " + 7 SymInts" after a saved count under dynamic shapes, else nothing.
+QString symIntsText(std::size_t count)
+{
+    if (count == 0)
+        return {};
+    return count == 1 ? PartitionPanel::tr(" + 1 SymInt") : PartitionPanel::tr(" + %1 SymInts").arg(count);
+}
+
 } // namespace
 
 PartitionPanel::PartitionPanel(GraphDocument* document, NodeSelection* selection, QWidget* parent)
@@ -289,11 +297,12 @@ void PartitionPanel::onPartitionChanged()
     }
     const PartitionResult& r = *outcome->result;
     QString summary
-        = tr("<b>%1</b> saved · <b>%2</b> &nbsp;|&nbsp; <b>%3</b> recomputed &nbsp;|&nbsp; %4 banned")
+        = tr("<b>%1</b> saved · <b>%2</b>%5 &nbsp;|&nbsp; <b>%3</b> recomputed &nbsp;|&nbsp; %4 banned")
               .arg(r.savedValues.size())
               .arg(formatBytes(r.savedBytes))
               .arg(r.recomputed.size())
-              .arg(r.banned.size());
+              .arg(r.banned.size())
+              .arg(symIntsText(r.savedSymNodes.size()));
     if (r.cutValue)
         summary += tr(" &nbsp;|&nbsp; cut %1").arg(*r.cutValue);
     if (r.options.config.activationOffloading) {
@@ -318,7 +327,7 @@ void PartitionPanel::onPartitionChanged()
                  "uses instead of the configured one.")
                   .arg(graph->label(outcome->budget->budgetFromNode).name)
             : QString());
-    m_tabs->setTabText(0, tr("Saved (%1)").arg(r.savedValues.size()));
+    m_tabs->setTabText(0, tr("Saved (%1)").arg(r.savedValues.size() + r.savedSymNodes.size()));
     m_tabs->setTabText(1, tr("Recomputed (%1)").arg(r.recomputed.size()));
     m_tabs->setTabText(2, tr("Banned (%1)").arg(r.banned.size()));
 
@@ -341,8 +350,10 @@ void PartitionPanel::onPartitionChanged()
             = tr("PyTorch %1 <code>%2</code>")
                   .arg(QString::fromStdString(graph->graph.recordedTorchVersion()), outcome->referenceKey);
         const RecordedPartition* ref = graph->graph.recordedPartition(outcome->referenceKey.toStdString());
-        const QString theirs
-            = tr("%1 saved · %2").arg(ref->savedValues.size()).arg(formatBytes(outcome->referenceSavedBytes));
+        const QString theirs = tr("%1 saved · %2%3")
+                                   .arg(ref->savedValues.size())
+                                   .arg(formatBytes(outcome->referenceSavedBytes))
+                                   .arg(symIntsText(ref->savedSymNodes.size()));
         if (outcome->onlyOurs.empty() && outcome->onlyReference.empty()
             && outcome->unknownReferenceNames.empty()) {
             m_reference->setText(
