@@ -13,7 +13,7 @@ void printRecordedComparison(const JointGraph& graph, const PartitionResult& res
     const auto comparison = compareWithRecorded(graph, result, budget, budgetVariant);
     if (!comparison) {
         // Say why a file with PyTorch's decisions shows none (usually: other rules than it followed).
-        if (!graph.recorded().empty())
+        if (!graph.recorded().empty() || !graph.source().unmatchedDecision.empty())
             out << pad("PyTorch", labelWidth) << "not compared: "
                 << missingRecordedPlanMessage(graph, result.options, budget, budgetVariant) << "\n";
         return;

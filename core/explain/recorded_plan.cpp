@@ -121,6 +121,8 @@ std::string missingRecordedPlanMessage(const JointGraph& graph, const PartitionO
     std::optional<double> budget, std::string_view budgetVariant)
 {
     const std::string& file = graph.filePath();
+    if (const std::string& unmatched = graph.source().unmatchedDecision; !unmatched.empty())
+        return unmatched.starts_with(file) ? unmatched : file + ": " + unmatched;
     if (graph.recorded().empty())
         return file + ": the file records no decision of PyTorch's";
     if (!options.tags.empty())

@@ -25,6 +25,9 @@ struct GraphSource {
     /// source.recipe as JSON text: how the exporter can rebuild the model and its inputs
     /// (samples/export_joint_graph.py build_from_recipe); empty when the file has none.
     std::string recipeJson;
+    /// Why the file's record of PyTorch's decision could not be used (a TORCH_TRACE log whose
+    /// partitioned graphs do not fit its joint graph); empty otherwise.
+    std::string unmatchedDecision;
 };
 
 /// An AOTAutograd joint (or plain forward) graph: nodes in topological order, ending in one output.
@@ -53,7 +56,8 @@ public:
     /// The items of a List, or the alternating keys and values of a Dict.
     std::span<const Arg> children(const Arg& container) const
     {
-        const std::size_t count = container.kind == ArgKind::Dict ? 2 * std::size_t {container.size} : container.size;
+        const std::size_t count
+            = container.kind == ArgKind::Dict ? 2 * std::size_t {container.size} : container.size;
         return {m_args.data() + container.first, count};
     }
     const std::string& string(std::uint32_t index) const { return m_strings[index]; }
@@ -62,10 +66,14 @@ public:
     /// The output node's flattened list; kNoNode where PyTorch has None (or a non-node constant).
     const std::vector<NodeId>& outputs() const { return m_outputs; }
     int numFwdOutputs() const { return m_numFwdOutputs; }
-    std::span<const NodeId> fwdOutputs() const { return {m_outputs.data(), static_cast<std::size_t>(m_numFwdOutputs)}; }
+    std::span<const NodeId> fwdOutputs() const
+    {
+        return {m_outputs.data(), static_cast<std::size_t>(m_numFwdOutputs)};
+    }
     std::span<const NodeId> bwdOutputs() const
     {
-        return {m_outputs.data() + m_numFwdOutputs, m_outputs.size() - static_cast<std::size_t>(m_numFwdOutputs)};
+        return {
+            m_outputs.data() + m_numFwdOutputs, m_outputs.size() - static_cast<std::size_t>(m_numFwdOutputs)};
     }
 
     GraphKind kind() const { return m_kind; }

@@ -223,26 +223,40 @@ JointGraph loadTracedGraph(
             + ": the aot_joint_graph record holds no tangents_* input, so it is not a joint graph");
 
     std::map<std::string, RecordedPartition> recorded;
-    if (compile.forward && compile.backward) {
-        RecordedPartition decision = recordedDecision(joint, compile, file);
-        decision.graphPassesBefore = compile.jointGraphPasses;
-        const auto budget = memoryBudget(compile, file);
-        if (budget && *budget < 1.0) {
-            decision.memoryBudget = budget;
-            recorded.emplace(budgetKey(*budget), std::move(decision));
-        } else {
-            recorded.emplace("min_cut", std::move(decision));
+    std::string unmatched;
+    if (compile.forward && compile.backward)
+        try {
+            RecordedPartition decision = recordedDecision(joint, compile, file);
+            decision.graphPassesBefore = compile.jointGraphPasses;
+            const auto budget = memoryBudget(compile, file);
+            if (budget && *budget < 1.0) {
+                decision.memoryBudget = budget;
+                recorded.emplace(budgetKey(*budget), std::move(decision));
+            } else {
+                recorded.emplace("min_cut", std::move(decision));
+            }
+        } catch (const DecisionMismatch& e) {
+            // The joint graph is whole: open it, and say why PyTorch's decision is not compared.
+            unmatched = std::string(e.what())
+                + (compile.jointGraphPasses.empty()
+                        ? " (2.14 logs aot_joint_graph before tensorify_python_scalars turns SymFloat "
+                          "arithmetic"
+                          " into tensor ops)"
+                        : " (Inductor's joint-graph passes rewrote it before partitioning)")
+                + ", so PyTorch's decision is of a graph the log does not hold";
         }
-    }
     GraphSource source;
     source.producer = "TORCH_TRACE log"
         + (found.log->torchVersion.empty() ? std::string() : " of PyTorch " + found.log->torchVersion);
     source.model = "compile " + fullId;
     source.description = "aot_joint_graph at line " + std::to_string(compile.joint->line)
-        + (recorded.empty()
+        + (!unmatched.empty() ? "; PyTorch's decision not compared: its aot_forward_graph and"
+                                " aot_backward_graph records do not fit this graph"
+                : recorded.empty()
                 ? "; no forward and backward graphs, so no recorded decision"
                 : "; PyTorch's decision from the aot_forward_graph and aot_backward_graph records")
         + symbolValuesNote(joint, compile.symbolHints);
+    source.unmatchedDecision = std::move(unmatched);
     // The log names no version before its first compilation_metrics; 2.x logs are the only TORCH_TRACE.
     const std::string version = found.log->torchVersion.empty() ? "2.x" : found.log->torchVersion;
     return JointGraphBuilder::withProvenance(

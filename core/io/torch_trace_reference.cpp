@@ -94,16 +94,17 @@ RecordedPartition recordedDecision(
         const std::string where = file + ":" + std::to_string(backwardLine) + ": compile " + compile.id
             + ": the backward graph's input '" + input.name + "'";
         if (std::find(forwardOutputs.begin(), forwardOutputs.end(), input.name) == forwardOutputs.end())
-            throw Error(where + " is not an output of the forward graph (line "
+            throw DecisionMismatch(where + " is not an output of the forward graph (line "
                 + std::to_string(forwardRecord.line) + "), so it cannot be matched to a saved value");
         const NodeId inJoint = joint.find(input.name);
         if (inJoint == kNoNode)
-            throw Error(
+            throw DecisionMismatch(
                 where + " is not a node of the joint graph: PyTorch renamed or created it after tracing");
         const NodeId inForward = forward.find(input.name);
         if (forward.opOf(inForward).target != joint.opOf(inJoint).target)
-            throw Error(where + " is " + forward.opOf(inForward).target + " in the forward graph but "
-                + joint.opOf(inJoint).target + " in the joint graph: the names do not match the same node");
+            throw DecisionMismatch(where + " is " + forward.opOf(inForward).target
+                + " in the forward graph but " + joint.opOf(inJoint).target
+                + " in the joint graph: the names do not match the same node");
         if (input.annotation.starts_with("Sym("))
             decision.savedSymNodes.push_back(input.name);
         else

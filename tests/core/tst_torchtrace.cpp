@@ -108,6 +108,7 @@ private slots:
     void decisionMatchesOurPartitioner();
     void minCutInformation();
     void dynamicShapesTakeTheLogsExampleValues();
+    void aGraphRewrittenAfterLoggingOpensWithoutTheDecision();
     void inductorsPassesAreRecorded();
     void idWithoutAttempt();
     void defaultGraphIsTheOnlyJointGraph();
@@ -329,6 +330,34 @@ void TestTorchTrace::dynamicShapesTakeTheLogsExampleValues()
     QVERIFY(first.source().description.find("example values") == std::string::npos);
 }
 
+// 2.14 logs the joint graph before tensorify_python_scalars turns SymFloat arithmetic into tensor
+// ops, so the backward saves a node the logged joint graph lacks. The graph opened with an error;
+// it opens, and PyTorch's decision, which is of another graph, is not compared.
+void TestTorchTrace::aGraphRewrittenAfterLoggingOpensWithoutTheDecision()
+{
+    const JointGraph g = trace::loadTracedGraph(logFile("symfloat.log"), "0/0");
+    QCOMPARE(g.size(), std::size_t(41));
+    QVERIFY(g.recorded().empty());
+    const std::string& why = g.source().unmatchedDecision;
+    QVERIFY2(
+        why.find(
+            ":541: compile 0/0: the backward graph's input 'convert_element_type_default_1' is not a node "
+            "of the joint graph")
+            != std::string::npos,
+        why.c_str());
+    QVERIFY2(why.find("tensorify_python_scalars") != std::string::npos, why.c_str());
+    QVERIFY(g.source().description.find("PyTorch's decision not compared") != std::string::npos);
+    // Every command's "not compared" line gives the reason.
+    PartitionOptions options;
+    options.rules = RuleSet::Torch214;
+    QCOMPARE(missingRecordedPlanMessage(g, options), why);
+    // A SymFloat (the float made an input) is sized as 2.14's sym_node_size: 4, not 1.
+    const Node& scalar = g.node(g.find("_local_scalar_dense"));
+    QCOMPARE(scalar.valueKind, ValueKind::Symbolic);
+    QVERIFY(scalar.symbolicFloat);
+    QVERIFY(scalar.symbolic->bindsSymbol.empty());
+}
+
 void TestTorchTrace::minCutInformation()
 {
     const auto info = trace::tracedMinCutInformation(logFile("budget.log"), "0/0");
@@ -424,12 +453,15 @@ void TestTorchTrace::badIdsAndDamagedLogs_data()
     QTest::addColumn<QByteArray>("text");
     QTest::addColumn<QString>("id");
     QTest::addColumn<QString>("message"); // after "<file>"
+    // The log's forward and backward graphs do not fit its joint graph: the graph opens, and the
+    // message says why PyTorch's decision is not compared (they failed to open).
+    QTest::addColumn<bool>("opens");
 
     const std::string breakLog = readFileText(logFile("graph_break.log"));
     QTest::addRow("unknown id") << "unknown.log" << QByteArray::fromStdString(breakLog) << "2/0"
-                                << ": no compiled graph 2/0 (the log has: 0/0_1, 1/0)";
+                                << ": no compiled graph 2/0 (the log has: 0/0_1, 1/0)" << false;
     QTest::addRow("not an id") << "unknown.log" << QByteArray::fromStdString(breakLog) << "zero"
-                               << ": no compiled graph zero (the log has: 0/0_1, 1/0)";
+                               << ": no compiled graph zero (the log has: 0/0_1, 1/0)" << false;
 
     // Cut inside frame 1's joint graph: its return statement is gone.
     const std::string cut
@@ -438,21 +470,24 @@ void TestTorchTrace::badIdsAndDamagedLogs_data()
                                << ":"
             + QString::number(
                 lineOf(breakLog, "\t        return pytree.tree_unflatten([\n\t            sum_1") - 1)
-            + ": the function ends without a return statement";
+            + ": the function ends without a return statement"
+                               << false;
 
     const std::string junk = readFileText(logFile("sac.log")) + "something else\n";
     QTest::addRow("stray line") << "junk.log" << QByteArray::fromStdString(junk) << "0/0"
                                 << ":" + QString::number(lineOf(junk, "something else"))
             + ": not a TORCH_TRACE record (expected a line like 'V1124 04:23:44.672000 5986 file.py:12] "
               "{...}' or"
-              " a tab-indented payload line)";
+              " a tab-indented payload line)"
+                                << false;
 
     const std::string badJson = edited("sac.log", "{\"aot_joint_graph\": {}, \"frame_id\": 0,",
         "{\"aot_joint_graph\": {}, \"frame_id\": 0,,");
     QTest::addRow("bad metadata") << "json.log" << QByteArray::fromStdString(badJson) << "0/0"
                                   << ":" + QString::number(lineOf(badJson, "\"frame_id\": 0,,"))
             + ": the record's metadata is not valid JSON (The JSON document has an improper structure: "
-              "missing or superfluous commas, braces, missing keys, etc.)";
+              "missing or superfluous commas, braces, missing keys, etc.)"
+                                  << false;
 
     // A saved value that is no node of the joint graph (as RNG state that 2.14 adds after
     // tracing): addmm_1 renamed in the forward and backward graphs only.
@@ -465,7 +500,8 @@ void TestTorchTrace::badIdsAndDamagedLogs_data()
     QTest::addRow("unknown saved value") << "renamed.log" << QByteArray::fromStdString(renamed) << "0/0"
                                          << ":" + QString::number(backwardLine)
             + ": compile 0/0: the backward graph's input 'getitem_9' is not a node of the joint graph: "
-              "PyTorch renamed or created it after tracing";
+              "PyTorch renamed or created it after tracing"
+                                         << true;
     const std::string notReturned = edited("sac.log", "\t        addmm_1: \"f32[4, 8][8, 1]cpu\",\n",
         "\t        mm_1: \"f32[4, 8][8, 1]cpu\",\n");
     QTest::addRow("saved value the forward does not return")
@@ -473,12 +509,14 @@ void TestTorchTrace::badIdsAndDamagedLogs_data()
         << ":" + QString::number(lineOf(notReturned, "{\"aot_backward_graph\""))
             + ": compile 0/0: the backward graph's input 'mm_1' is not an output of the forward graph (line "
             + QString::number(lineOf(notReturned, "{\"aot_forward_graph\""))
-            + "), so it cannot be matched to a saved value";
+            + "), so it cannot be matched to a saved value"
+        << true;
 
     const std::string binary = readFileText(logFile("sac.log")) + "V1124 \xff\n";
     QTest::addRow("not text") << "binary.log" << QByteArray::fromStdString(binary) << "0/0"
                               << ":" + QString::number(lineOf(binary, "V1124 \xff"))
-            + ":7: byte 0xFF is not UTF-8 text";
+            + ":7: byte 0xFF is not UTF-8 text"
+                              << false;
 
     std::string noPayload = readFileText(logFile("sac.log"));
     const auto record = noPayload.find("{\"aot_joint_graph\"");
@@ -488,7 +526,7 @@ void TestTorchTrace::badIdsAndDamagedLogs_data()
     QTest::addRow("payload missing") << "nopayload.log" << QByteArray::fromStdString(noPayload) << "0/0"
                                      << ":" + QString::number(lineOf(noPayload, "{\"aot_joint_graph\""))
             + ": the record announces a payload (has_payload) but no payload line follows; is the log cut "
-              "short?";
+              "short?" << false;
 }
 
 void TestTorchTrace::badIdsAndDamagedLogs()
@@ -497,10 +535,18 @@ void TestTorchTrace::badIdsAndDamagedLogs()
     QFETCH(QByteArray, text);
     QFETCH(QString, id);
     QFETCH(QString, message);
+    QFETCH(bool, opens);
     const std::string path = (m_dir.path() + '/' + name).toStdString();
     writeText(path, text.toStdString());
-    QCOMPARE(errorOf([&] { trace::loadTracedGraph(path, id.toStdString()); }),
-        QString::fromStdString(path) + message);
+    if (!opens) {
+        QCOMPARE(errorOf([&] { trace::loadTracedGraph(path, id.toStdString()); }),
+            QString::fromStdString(path) + message);
+        return;
+    }
+    const JointGraph g = trace::loadTracedGraph(path, id.toStdString());
+    QVERIFY(g.recorded().empty());
+    const QString why = QString::fromStdString(g.source().unmatchedDecision);
+    QVERIFY2(why.startsWith(QString::fromStdString(path) + message), qPrintable(why));
 }
 
 QTEST_GUILESS_MAIN(TestTorchTrace)

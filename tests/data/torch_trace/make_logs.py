@@ -20,6 +20,10 @@ aot_backward_graph per compiled graph), then keeps only the log file, renamed <s
                makes Dynamo recompile with dynamic shapes (automatic dynamic), so compile 0/1 has
                SymInt inputs, sym_size nodes and sizes like "s77*(2*(((s53 - 1)//2)) + 1)"; its
                create_symbol records give the example values (s77 = 3, s53 = 13).
+  symfloat:    a Linear and GPT-2's tanh GELU (math.sqrt(2.0 / math.pi)) under dynamic=True: Dynamo
+               makes the float a graph input (a SymFloat), and 2.14 turns that arithmetic into tensor
+               ops (tensorify_python_scalars) after logging aot_joint_graph, so the backward saves
+               convert_element_type_default_1, a node the logged joint graph does not have.
 """
 
 import functools
@@ -162,6 +166,24 @@ def dynamic_model():
     return ConvHead()
 
 
+def symfloat_model():
+    import math
+
+    import torch
+
+    class TanhGelu(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = torch.nn.Linear(8, 8)
+
+        def forward(self, x):
+            h = self.lin(x)
+            inner = math.sqrt(2.0 / math.pi) * (h + 0.044715 * torch.pow(h, 3.0))
+            return (0.5 * h * (1.0 + torch.tanh(inner))).sum()
+
+    return TanhGelu()
+
+
 SCENARIOS = {
     "graph_break": (graph_break_model, 8),
     "sac": (sac_model, 8),
@@ -169,6 +191,7 @@ SCENARIOS = {
     "blocks": (blocks_model, 16),
     "inductor": (inductor_model, 16),
     "dynamic": (dynamic_model, 4),
+    "symfloat": (symfloat_model, 8),
 }
 
 
@@ -187,6 +210,13 @@ def run_scenario(name):
             step(torch.randn(2, 3, width)).sum().backward()
         except Exception as error:  # after the partition: its code generation needs a C++ compiler
             print(f"{name}: Inductor stopped after partitioning: {type(error).__name__}")
+        return
+    if name == "symfloat":
+        step = torch.compile(model, backend="aot_eager", dynamic=True)
+        for batch in (4, 6):
+            loss = step(torch.randn(batch, width))
+            loss.backward()
+        print(f"{name}: torch {torch.__version__}, loss {loss.item():.4f}")
         return
     step = torch.compile(model, backend="aot_eager")
     if name == "dynamic":
