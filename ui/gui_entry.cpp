@@ -21,6 +21,7 @@
 #include <QTemporaryDir>
 
 #include <cstdio>
+#include <optional>
 #include <vector>
 
 namespace remat::ui {
@@ -48,10 +49,13 @@ int runGui(int argc, char** argv)
 
     MainWindow window;
     window.document()->setRecoveryHandler(recoveryHandler(&window, options.restore, !headless));
-    // Measuring starts from a cold layout cache so that the first picture is honest.
-    QTemporaryDir coldCache;
-    window.canvas()->layoutService()->setCacheDirectory(options.measure
-            ? coldCache.path()
+    // Measuring starts from a cold layout cache so that the first picture is honest. Only then is
+    // there a temporary folder: a run killed with SIGKILL would leave it behind in /tmp.
+    std::optional<QTemporaryDir> coldCache;
+    if (options.measure)
+        coldCache.emplace();
+    window.canvas()->layoutService()->setCacheDirectory(coldCache
+            ? coldCache->path()
             : QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/layouts"));
     if (headless) {
         window.setInteractive(false);

@@ -36,6 +36,7 @@ public:
     ChildHome()
     {
         QDir(m_dir.path()).mkpath(QStringLiteral("runtime"));
+        QDir(m_dir.path()).mkpath(QStringLiteral("tmp"));
         QFile::setPermissions(m_dir.filePath(QStringLiteral("runtime")),
             QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
         m_env.insert(QStringLiteral("XDG_DATA_HOME"), m_dir.filePath(QStringLiteral("data")));
@@ -43,6 +44,7 @@ public:
         m_env.insert(QStringLiteral("XDG_CACHE_HOME"), m_dir.filePath(QStringLiteral("cache")));
         m_env.insert(QStringLiteral("XDG_RUNTIME_DIR"), m_dir.filePath(QStringLiteral("runtime")));
         m_env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        m_env.insert(QStringLiteral("TMPDIR"), m_dir.filePath(QStringLiteral("tmp")));
     }
 
     const QProcessEnvironment& environment() const { return m_env; }
@@ -56,6 +58,13 @@ public:
         while (it.hasNext())
             records << it.next();
         return records;
+    }
+
+    /// What the children left in their temporary folder (TMPDIR).
+    QStringList leftInTemp() const
+    {
+        return QDir(m_dir.filePath(QStringLiteral("tmp")))
+            .entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden);
     }
 
 private:
@@ -175,6 +184,8 @@ private Q_SLOTS:
         QVERIFY2(autosaved.size() < static_cast<std::size_t>(kSessionTags.size()),
             "the kill came after the tagging had finished");
         QCOMPARE(home.sessionRecords().size(), 1); // the killed session's record stayed
+        // A kill leaves nothing in /tmp: the app made no temporary folder it had no use for.
+        QVERIFY2(home.leftInTemp().isEmpty(), qPrintable(home.leftInTemp().join(QStringLiteral(", "))));
 
         // Without an answer, a headless run shows the autosaved work and keeps the question.
         const QString later = dir.filePath(QStringLiteral("later.json"));
