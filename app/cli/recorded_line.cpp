@@ -29,6 +29,9 @@ void printRecordedComparison(const JointGraph& graph, const PartitionResult& res
     out << ": " << describeDifferences(graph, *comparison) << "\n";
     if (const std::string note = rewrittenGraphNote(*recorded); !note.empty() && !comparison->identical())
         out << pad("", labelWidth) << note << "\n";
+    if (const std::string note = replacedSymbolNote(graph, comparison->onlyOurs, comparison->onlyRecorded);
+        !note.empty())
+        out << pad("", labelWidth) << note << "\n";
 }
 
 } // namespace remat::cli

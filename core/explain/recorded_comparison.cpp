@@ -97,4 +97,35 @@ std::string rewrittenGraphNote(const RecordedPartition& recorded)
           "backend=\"aot_eager\" to compare like with like";
 }
 
+std::string replacedSymbolNote(
+    const JointGraph& graph, const std::vector<NodeId>& onlyOurs, const std::vector<NodeId>& onlyRecorded)
+{
+    std::vector<NodeId> differing = onlyOurs;
+    differing.insert(differing.end(), onlyRecorded.begin(), onlyRecorded.end());
+    std::vector<std::string> pairs;
+    for (NodeId n : differing) {
+        const std::string& symbol = graph.node(n).symbolic->bindsSymbol;
+        if (symbol.empty() || graph.node(n).op != NodeOp::Placeholder)
+            continue;
+        std::string others;
+        for (std::size_t i = 0; i < graph.size(); ++i) {
+            const auto m = static_cast<NodeId>(i);
+            if (m != n && graph.node(m).op == NodeOp::Placeholder
+                && graph.node(m).symbolic->bindsSymbol == symbol)
+                others += " and " + graph.node(m).name;
+        }
+        if (!others.empty())
+            pairs.push_back(graph.node(n).name + others + " print as Sym(" + symbol + ")");
+    }
+    if (pairs.empty())
+        return {};
+    std::string text;
+    for (const auto& pair : pairs)
+        text += (text.empty() ? "" : "; ") + pair;
+    return text
+        + ": a guard made their symbols equal, and the log prints sizes after that replacement. PyTorch "
+          "2.14 also binds the symbols that saved values had before it, which the log does not hold, so "
+          "it can save such a placeholder where a reading of the printed sizes cannot tell it is needed";
+}
+
 } // namespace remat

@@ -37,4 +37,10 @@ std::string describeDifferences(
 /// partitioned the graph after Inductor's joint-graph passes (named), which the log does not hold.
 std::string rewrittenGraphNote(const RecordedPartition& recorded);
 
+/// Why saved SymInt placeholders may differ, or "": a differing one prints the symbol another
+/// placeholder binds too. A guard made their symbols equal and the log prints sizes after that
+/// replacement; 2.14 also binds the symbols from before it, which the log does not hold.
+std::string replacedSymbolNote(
+    const JointGraph& graph, const std::vector<NodeId>& onlyOurs, const std::vector<NodeId>& onlyRecorded);
+
 } // namespace remat

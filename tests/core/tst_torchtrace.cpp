@@ -109,6 +109,7 @@ private slots:
     void minCutInformation();
     void dynamicShapesTakeTheLogsExampleValues();
     void aGraphRewrittenAfterLoggingOpensWithoutTheDecision();
+    void aPlaceholderWhoseSymbolWasReplacedIsExplained();
     void inductorsPassesAreRecorded();
     void idWithoutAttempt();
     void defaultGraphIsTheOnlyJointGraph();
@@ -325,9 +326,35 @@ void TestTorchTrace::dynamicShapesTakeTheLogsExampleValues()
     ours.savedSymNodes.pop_back();
     const auto comparison = compareWithRecorded(g, ours);
     QCOMPARE(describeDifferences(g, *comparison), std::string("1 only PyTorch's (sym_size_int_7)"));
+    // No placeholder here shares its printed symbol with another: nothing to explain.
+    QVERIFY(replacedSymbolNote(g, comparison->onlyOurs, comparison->onlyRecorded).empty());
+    QVERIFY(replacedSymbolNote(g, {}, {g.find("primals_3")}).empty());
     // The static compile of the same log names no symbol.
     const JointGraph first = trace::loadTracedGraph(logFile("dynamic.log"), "0/0");
     QVERIFY(first.source().description.find("example values") == std::string::npos);
+}
+
+// Hugging Face's causal-LM loss under dynamic=True: the logits' last size (s85) and vocab_size (s8)
+// are two SymInt inputs; a guard makes s85 == s8 and the log prints both as Sym(s8). 2.14 binds the
+// saved values' symbols from before the replacement too and saves primals_3, which the printed sizes
+// do not call for: the difference is explained, not left as a bare "differs".
+void TestTorchTrace::aPlaceholderWhoseSymbolWasReplacedIsExplained()
+{
+    const JointGraph g = trace::loadTracedGraph(logFile("replaced_symbol.log"), "0/0");
+    QCOMPARE(g.node(g.find("primals_3")).symbolic->bindsSymbol, std::string("s8"));
+    QCOMPARE(g.node(g.find("primals_5")).symbolic->bindsSymbol, std::string("s8"));
+    PartitionOptions options;
+    options.rules = RuleSet::Torch214;
+    const PartitionResult ours = partitionGraph(g, options);
+    const auto comparison = compareWithRecorded(g, ours);
+    QVERIFY(comparison);
+    QCOMPARE(describeDifferences(g, *comparison), std::string("1 only PyTorch's (primals_3)"));
+    const std::string note = replacedSymbolNote(g, comparison->onlyOurs, comparison->onlyRecorded);
+    QVERIFY2(note.starts_with("primals_3 and primals_5 print as Sym(s8): a guard made their symbols equal"),
+        note.c_str());
+    QVERIFY2(note.find("before it, which the log does not hold") != std::string::npos, note.c_str());
+    // Only a differing placeholder is explained.
+    QVERIFY(replacedSymbolNote(g, {}, {g.find("primals_1")}).empty());
 }
 
 // 2.14 logs the joint graph before tensorify_python_scalars turns SymFloat arithmetic into tensor

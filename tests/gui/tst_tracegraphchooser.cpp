@@ -5,6 +5,7 @@
 #include "document/trace_graph_chooser.h"
 #include "gui_test_support.h"
 #include "main_window_test_support.h"
+#include "model/decision_text.h"
 #include "panels/partition_panel.h"
 
 #include <QApplication>
@@ -164,6 +165,35 @@ private Q_SLOTS:
         const QString reference = test::shownText(w.partitionPanel()->referenceLabel());
         QVERIFY2(reference.contains(QStringLiteral("6 saved · 4.33 KiB + 7 SymInts — same saved set")),
             qPrintable(reference));
+    }
+
+    /// Two SymInt inputs that a guard made equal print the same symbol; PyTorch saves one the printed
+    /// sizes do not call for. The panel and the node's reason say why, not a bare "differs".
+    void aReplacedSymbolIsExplainedInThePanelAndTheReason()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        QSignalSpy opened(&w, &MainWindow::graphOpened);
+        w.openFile(logPath("replaced_symbol.log"), QStringLiteral("0/0"));
+        QVERIFY(opened.wait(kTimeoutMs));
+        QTRY_VERIFY_WITH_TIMEOUT(w.document()->outcome() && w.document()->outcome()->ok(), kTimeoutMs);
+        const QString reference = test::shownText(w.partitionPanel()->referenceLabel());
+        QVERIFY2(reference.contains(QStringLiteral("differs: 0 only ours, 1 only PyTorch's")),
+            qPrintable(reference));
+        QVERIFY2(
+            reference.contains(QStringLiteral("primals_3 and primals_5 print as Sym(s8): a guard made their "
+                                              "symbols equal")),
+            qPrintable(reference));
+        const NodeId primals3 = w.document()->graph()->graph.find("primals_3");
+        const QString reason
+            = decisionReason(*w.document()->graph(), w.document()->outcome().get(), primals3);
+        QVERIFY2(
+            reason.contains(QStringLiteral("PyTorch's recorded min_cut partition saves it. primals_3 and "
+                                           "primals_5 print as Sym(s8)")),
+            qPrintable(reason));
+        const NodeId primals1 = w.document()->graph()->graph.find("primals_1");
+        QVERIFY(!decisionReason(*w.document()->graph(), w.document()->outcome().get(), primals1)
+                     .contains(QStringLiteral("print as Sym")));
     }
 };
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "budget/region_budget.h"
+#include "explain/recorded_comparison.h"
 #include "model/budget_outcome.h"
 #include "model/node_text.h"
 #include "model/policy_names.h"
@@ -102,6 +103,11 @@ QString decisionReason(const LoadedGraph& graph, const PartitionOutcome* outcome
         parts << ((f & Saved)
                 ? QObject::tr("PyTorch's recorded %1 partition does not save it.").arg(outcome->referenceKey)
                 : QObject::tr("PyTorch's recorded %1 partition saves it.").arg(outcome->referenceKey));
+        const std::vector<NodeId> self {n};
+        const std::string replaced = (f & Saved) ? replacedSymbolNote(graph.graph, self, {})
+                                                 : replacedSymbolNote(graph.graph, {}, self);
+        if (!replaced.empty())
+            parts << toQString(replaced) + QLatin1Char('.');
     }
     return parts.join(QLatin1Char(' '));
 }

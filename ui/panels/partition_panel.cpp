@@ -366,7 +366,11 @@ void PartitionPanel::onPartitionChanged()
                         static_cast<int>(outcome->unknownReferenceNames.size()))
                           .arg(
                               QString::fromStdString(outcome->unknownReferenceNames.front()).toHtmlEscaped());
-            const std::string note = rewrittenGraphNote(*ref);
+            std::string note = rewrittenGraphNote(*ref);
+            if (const std::string replaced
+                = replacedSymbolNote(graph->graph, outcome->onlyOurs, outcome->onlyReference);
+                !replaced.empty())
+                note += (note.empty() ? "" : ". ") + replaced;
             m_reference->setText(
                 tr("%1: %2 — <span style='color:#9a6b00'><b>differs</b>: %3 only ours, %4 "
                    "only PyTorch's%5</span>%6")

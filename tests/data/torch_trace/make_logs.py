@@ -24,6 +24,11 @@ aot_backward_graph per compiled graph), then keeps only the log file, renamed <s
                makes the float a graph input (a SymFloat), and 2.14 turns that arithmetic into tensor
                ops (tensorify_python_scalars) after logging aot_joint_graph, so the backward saves
                convert_element_type_default_1, a node the logged joint graph does not have.
+  replaced_symbol: Hugging Face's causal-LM loss (logits.view(-1, vocab_size), cross entropy) under
+               dynamic=True: the logits' last size (s85) and vocab_size (s8) become two SymInt
+               inputs, a guard in the view makes s85 == s8, and the log prints both as Sym(s8).
+               2.14 binds the saved values' symbols from before that replacement too, so it saves
+               primals_3 (s85), which the printed sizes do not call for.
 """
 
 import functools
@@ -184,6 +189,16 @@ def symfloat_model():
     return TanhGelu()
 
 
+def replaced_symbol_loss():
+    import torch
+
+    def causal_lm_loss(logits, labels, vocab_size):  # transformers.loss.loss_utils.ForCausalLMLoss
+        logits = logits.float().view(-1, vocab_size)
+        return torch.nn.functional.cross_entropy(logits, labels.view(-1))
+
+    return causal_lm_loss
+
+
 SCENARIOS = {
     "graph_break": (graph_break_model, 8),
     "sac": (sac_model, 8),
@@ -192,6 +207,7 @@ SCENARIOS = {
     "inductor": (inductor_model, 16),
     "dynamic": (dynamic_model, 4),
     "symfloat": (symfloat_model, 8),
+    "replaced_symbol": (replaced_symbol_loss, 10),
 }
 
 
@@ -215,6 +231,14 @@ def run_scenario(name):
         step = torch.compile(model, backend="aot_eager", dynamic=True)
         for batch in (4, 6):
             loss = step(torch.randn(batch, width))
+            loss.backward()
+        print(f"{name}: torch {torch.__version__}, loss {loss.item():.4f}")
+        return
+    if name == "replaced_symbol":
+        step = torch.compile(model, backend="aot_eager", dynamic=True)
+        for batch in (2, 3):
+            logits = torch.randn(batch, 5, width, requires_grad=True)
+            loss = step(logits, torch.randint(0, width, (batch, 5)), width)
             loss.backward()
         print(f"{name}: torch {torch.__version__}, loss {loss.item():.4f}")
         return
