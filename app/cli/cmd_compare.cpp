@@ -8,6 +8,7 @@
 #include "explain/explain_json.h"
 #include "explain/plan_comparison.h"
 #include "explain/plan_file_reader.h"
+#include "explain/recorded_comparison.h"
 #include "explain/recorded_plan.h"
 #include "io/graph_loader.h"
 
@@ -136,6 +137,11 @@ void printComparison(
     printRow("saved", std::to_string(c.a.savedCount) + " (" + formatBytes(c.a.savedBytes) + ")",
         std::to_string(c.b.savedCount) + " (" + formatBytes(c.b.savedBytes) + ")",
         formatBytesDelta(c.b.savedBytes - c.a.savedBytes), out);
+    if (c.a.savedSymCount || c.b.savedSymCount) {
+        const int delta = c.b.savedSymCount - c.a.savedSymCount;
+        printRow("SymInts", std::to_string(c.a.savedSymCount), std::to_string(c.b.savedSymCount),
+            delta == 0 ? "±0" : (delta > 0 ? "+" : "") + std::to_string(delta), out);
+    }
     printRow("activations", formatBytes(c.a.activationBytes), formatBytes(c.b.activationBytes),
         formatBytesDelta(c.b.activationBytes - c.a.activationBytes), out);
     printRow("peak", formatBytes(c.a.peakBytes), formatBytes(c.b.peakBytes),
@@ -148,6 +154,8 @@ void printComparison(
     printNames(graph, "only in A", c.onlyInA, out);
     printNames(graph, "only in B", c.onlyInB, out);
     out << pad("in both", kWidth) << c.inBoth.size() << "\n";
+    if (const std::string note = replacedSymbolNote(graph, c.onlyInA, c.onlyInB); !note.empty())
+        out << pad("", kWidth) << note << "\n";
 }
 
 } // namespace

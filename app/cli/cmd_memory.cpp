@@ -9,6 +9,7 @@
 #include "cli/graph_argument.h"
 #include "cli/partition_options_from_args.h"
 #include "cli/plot_writers.h"
+#include "explain/plan_file_reader.h"
 #include "graph/error.h"
 #include "io/file_text.h"
 #include "io/graph_loader.h"
@@ -26,7 +27,13 @@ BudgetedPlan planFromFile(const BudgetSession& session, const std::string& path)
 {
     const PlanFile file = readPlanFile(path);
     checkPlanMatchesGraph(file, session.graph(), path);
-    BudgetedPlan plan = planFromSavedNames(session, file.savedValues, path);
+    BudgetedPlan plan = [&] {
+        try {
+            return planFromSavedNames(session, savedNames(file), path);
+        } catch (const Error& e) {
+            throw Error(e.what() + missingSymNodesHint(session.graph(), file));
+        }
+    }();
     plan.budget = file.budget.value_or(1.0);
     return plan;
 }

@@ -50,6 +50,8 @@ void summary(Writer& w, const PlanSummary& s)
     string(w, s.runtimeUnit);
     w.Key("saved_count");
     w.Int(s.savedCount);
+    w.Key("saved_sym_count");
+    w.Int(s.savedSymCount);
     w.Key("recomputed_count");
     w.Int(s.recomputedCount);
     w.Key("banned_count");

@@ -6,8 +6,11 @@
 namespace remat {
 namespace {
 
-std::vector<NodeId> sorted(std::vector<NodeId> nodes)
+/// What a plan passes to the backward: its saved values and, with dynamic shapes, its SymInts.
+std::vector<NodeId> sortedSaved(const PartitionResult& plan)
 {
+    std::vector<NodeId> nodes = plan.savedValues;
+    nodes.insert(nodes.end(), plan.savedSymNodes.begin(), plan.savedSymNodes.end());
     std::sort(nodes.begin(), nodes.end());
     nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
     return nodes;
@@ -19,8 +22,8 @@ PlanComparison comparePlans(
     const PartitionResult& a, const PlanSummary& sa, const PartitionResult& b, const PlanSummary& sb)
 {
     // Node ids follow graph order, so sorted ids are graph order too.
-    const auto savedA = sorted(a.savedValues);
-    const auto savedB = sorted(b.savedValues);
+    const auto savedA = sortedSaved(a);
+    const auto savedB = sortedSaved(b);
     PlanComparison c;
     std::set_difference(
         savedA.begin(), savedA.end(), savedB.begin(), savedB.end(), std::back_inserter(c.onlyInA));

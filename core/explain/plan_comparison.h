@@ -8,7 +8,7 @@
 
 namespace remat {
 
-/// Two plans of one graph side by side: which values each saves.
+/// Two plans of one graph side by side: which values each saves (SymInts included).
 struct PlanComparison {
     std::vector<NodeId> onlyInA; ///< saved by A only, graph order
     std::vector<NodeId> onlyInB;

@@ -136,6 +136,7 @@ PlanSummary PlanRunner::summarize(const PartitionResult& result) const
         s.estimatedRuntime += m_cost[static_cast<std::size_t>(n)];
     s.runtimeUnit = m_runtimeUnit;
     s.savedCount = static_cast<int>(result.savedValues.size());
+    s.savedSymCount = static_cast<int>(result.savedSymNodes.size());
     s.recomputedCount = static_cast<int>(result.recomputed.size());
     s.bannedCount = static_cast<int>(result.banned.size());
     return s;

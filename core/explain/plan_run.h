@@ -25,6 +25,7 @@ struct PlanSummary {
     double estimatedRuntime = 0; ///< the estimator's cost of everything the backward recomputes
     std::string runtimeUnit; ///< the estimator's unit: "flops", "nodes" or "ms"
     int savedCount = 0;
+    int savedSymCount = 0; ///< dynamic shapes: SymInts passed to the backward beside the saved values
     int recomputedCount = 0;
     int bannedCount = 0;
 };

@@ -17,8 +17,11 @@ RecordedBudgetPoints measureRecordedBudgetPlans(const BudgetSession& session, bo
         session.graph(), session.prepared().options(), budgetRecordVariant(session.planner().options()));
     for (const RecordedBudgetPlan& record : records) {
         try {
-            BudgetedPlan plan = planFromSavedNames(session, record.plan.recorded->savedValues,
-                record.plan.key, MemorySimulationOptions {false, false});
+            std::vector<std::string> names = record.plan.recorded->savedValues;
+            names.insert(names.end(), record.plan.recorded->savedSymNodes.begin(),
+                record.plan.recorded->savedSymNodes.end());
+            BudgetedPlan plan
+                = planFromSavedNames(session, names, record.plan.key, MemorySimulationOptions {false, false});
             if (!simulatePeak)
                 plan.metrics.peakBytes.reset();
             std::vector<NodeId> saved = plan.result.savedValues;

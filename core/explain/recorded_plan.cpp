@@ -150,20 +150,36 @@ PartitionResult recordedPlanResult(const PlanRunner& runner, const PartitionOpti
         throw Error(missingRecordedPlanMessage(graph, options, budget, budgetVariant));
     const std::string source = graph.filePath() + ": reference." + plan->key;
     std::vector<NodeId> saved;
-    for (std::size_t i = 0; i < plan->recorded->savedValues.size(); ++i) {
-        const std::string& name = plan->recorded->savedValues[i];
-        const NodeId n = graph.find(name);
-        if (n == kNoNode)
-            throw Error(source + ".saved_values[" + std::to_string(i) + "]: '" + name
-                + "' is not a node of the graph");
-        saved.push_back(n);
+    // With dynamic shapes the SymInts it passes to the backward are part of the decision.
+    for (const auto& [key, names] : {std::pair {".saved_values[", &plan->recorded->savedValues},
+             std::pair {".saved_sym_nodes[", &plan->recorded->savedSymNodes}}) {
+        for (std::size_t i = 0; i < names->size(); ++i) {
+            const std::string& name = (*names)[i];
+            const NodeId n = graph.find(name);
+            if (n == kNoNode)
+                throw Error(
+                    source + key + std::to_string(i) + "]: '" + name + "' is not a node of the graph");
+            saved.push_back(n);
+        }
     }
     PartitionOptions extraction = options;
     if (budget) {
         extraction.rules = RuleSet::Newest;
         extraction.partitioner = PartitionerKind::MinCut;
     }
-    return runner.planSaving(extraction, saved, source);
+    PartitionResult result = runner.planSaving(extraction, saved, source);
+    // A SymInt input PyTorch passes although the printed sizes do not call for it (it binds a
+    // symbol a guard replaced: replacedSymbolNote) stays in PyTorch's plan, as its forward returns it.
+    for (const std::string& name : plan->recorded->savedSymNodes) {
+        const NodeId n = graph.find(name);
+        if (graph.node(n).op != NodeOp::Placeholder
+            || std::find(result.savedSymNodes.begin(), result.savedSymNodes.end(), n)
+                != result.savedSymNodes.end())
+            continue;
+        result.savedSymNodes.insert(result.savedSymNodes.begin(), n);
+        result.bwNodes.insert(result.bwNodes.begin(), n);
+    }
+    return result;
 }
 
 } // namespace remat

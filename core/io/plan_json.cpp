@@ -173,12 +173,20 @@ PlanFile readPlanText(const std::string& text, const std::string& path)
         throw Error(path + ": a plan must be a JSON object");
     PlanFile plan;
     plan.savedValues = nameList(doc, "saved_values", path, true);
+    plan.savedSymNodes = nameList(doc, "saved_sym_nodes", path, false);
     plan.recomputed = nameList(doc, "recomputed", path, false);
     plan.fwNodes = nameList(doc, "fw_nodes", path, false);
     plan.bwNodes = nameList(doc, "bw_nodes", path, false);
     if (const auto it = doc.FindMember("budget"); it != doc.MemberEnd() && it->value.IsNumber())
         plan.budget = it->value.GetDouble();
     return plan;
+}
+
+std::vector<std::string> savedNames(const PlanFile& plan)
+{
+    std::vector<std::string> names = plan.savedValues;
+    names.insert(names.end(), plan.savedSymNodes.begin(), plan.savedSymNodes.end());
+    return names;
 }
 
 void checkPlanMatchesGraph(const PlanFile& plan, const JointGraph& graph, const std::string& path)

@@ -25,11 +25,15 @@ std::string planToJson(const JointGraph& graph, const PartitionResult& result, c
 /// A plan read back: node names as written (they are resolved against a graph by the caller).
 struct PlanFile {
     std::vector<std::string> savedValues;
+    std::vector<std::string> savedSymNodes; ///< dynamic shapes: the SymInts passed to the backward
     std::vector<std::string> recomputed;
     std::vector<std::string> fwNodes;
     std::vector<std::string> bwNodes;
     std::optional<double> budget;
 };
+
+/// Its saved values and saved SymInts, the names a plan is re-extracted from.
+std::vector<std::string> savedNames(const PlanFile& plan);
 
 /// Throws remat::Error naming the file and what is wrong.
 PlanFile readPlanFile(const std::string& path);

@@ -2,15 +2,21 @@
 // Plan comparison: which values two plans save, on real graphs and their recorded decisions.
 #include "explain/explain_json.h"
 #include "explain/plan_comparison.h"
+#include "explain/plan_file_reader.h"
 #include "explain/recorded_plan.h"
 #include "explain_test_support.h"
+#include "graph/error.h"
+#include "io/graph_loader.h"
+#include "io/plan_json.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
+#include <fstream>
 #include <set>
 
 using namespace remat;
@@ -109,6 +115,59 @@ private slots:
         QVERIFY(!c.onlyInA.empty());
         QVERIFY(c.b.recomputedCount > c.a.recomputedCount);
         QVERIFY(c.b.estimatedRuntime > c.a.estimatedRuntime);
+    }
+
+    /// Dynamic shapes: a plan passes SymInts to the backward beside its saved values. PyTorch's
+    /// recorded plan and plan files were re-extracted from the tensors alone, and failed ("the
+    /// backward graph must output 'getitem_1', but it cannot be computed from that graph's inputs").
+    void dynamicShapePlansCarryTheirSymInts()
+    {
+        const JointGraph graph = loadGraphFile(REMAT_TEST_DATA_DIR "/torch_trace/dynamic.log", "0/1");
+        const PlanRunner runner(graph, BudgetOptions {});
+        PlanRequest request;
+        request.options.rules = RuleSet::Torch214;
+        const PlanRun ours = runner.run(request);
+        QCOMPARE(ours.result.savedSymNodes.size(), std::size_t(7));
+        QCOMPARE(ours.summary.savedSymCount, 7);
+
+        const PartitionResult theirs = recordedPlanResult(runner, request.options);
+        std::set<std::string> recorded(graph.recordedPartition("min_cut")->savedSymNodes.begin(),
+            graph.recordedPartition("min_cut")->savedSymNodes.end());
+        std::set<std::string> extracted;
+        for (NodeId n : theirs.savedSymNodes)
+            extracted.insert(graph.node(n).name);
+        QCOMPARE(extracted, recorded);
+        const PlanComparison same = comparePlans(ours.result, ours.summary, theirs, runner.summarize(theirs));
+        QVERIFY(same.onlyInA.empty() && same.onlyInB.empty());
+        QCOMPARE(same.inBoth.size(), std::size_t(6 + 7));
+
+        // A SymInt one plan passes and the other does not is a difference.
+        PartitionResult fewer = ours.result;
+        const NodeId dropped = fewer.savedSymNodes.back();
+        fewer.savedSymNodes.pop_back();
+        const PlanComparison c = comparePlans(ours.result, ours.summary, fewer, runner.summarize(fewer));
+        QCOMPARE(c.onlyInA, std::vector<NodeId> {dropped});
+        QCOMPARE(c.b.savedSymCount, 6);
+
+        // A plan file keeps them ("saved_sym_nodes") and reads back to the same plan.
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("plan.json")).toStdString();
+        const std::string json = planToJson(graph, ours.result, {});
+        std::ofstream(path) << json;
+        const PartitionResult back = readPlanResult(runner, path, request.options);
+        QCOMPARE(back.savedSymNodes, ours.result.savedSymNodes);
+        QCOMPARE(back.savedValues, ours.result.savedValues);
+        // Without them, the error says what the plan lacks.
+        QJsonObject object = QJsonDocument::fromJson(QByteArray::fromStdString(json)).object();
+        object.remove(QStringLiteral("saved_sym_nodes"));
+        std::ofstream(path) << QJsonDocument(object).toJson().toStdString();
+        try {
+            readPlanResult(runner, path, request.options);
+            QFAIL("a dynamic-shape plan without its SymInts was read");
+        } catch (const Error& e) {
+            QVERIFY2(std::string(e.what()).find("the plan lists no \"saved_sym_nodes\"") != std::string::npos,
+                e.what());
+        }
     }
 };
 

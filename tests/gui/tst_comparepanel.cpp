@@ -44,6 +44,18 @@ void showDock(MainWindow& w)
     dock->raise();
 }
 
+/// A = the current plan, B = PyTorch's recorded decision; false when no comparison arrives.
+bool comparedWithPyTorch(MainWindow& w)
+{
+    ComparePanel* panel = w.comparePanel();
+    choose(panel->sideA(), PlanChoice::Kind::Current);
+    choose(panel->sideB(), PlanChoice::Kind::PyTorch);
+    panel->compareNow();
+    return QTest::qWaitFor(
+        [&] { return panel->pair() && panel->pair()->labelB.contains(QStringLiteral("PyTorch")) && idle(w); },
+        kTimeoutMs);
+}
+
 } // namespace
 
 class TestComparePanel : public QObject {
@@ -57,12 +69,7 @@ private Q_SLOTS:
         QVERIFY(openAndWait(w, test::oraclePath("transformer_encoder_block.json")));
         showDock(w);
         ComparePanel* panel = w.comparePanel();
-        choose(panel->sideA(), PlanChoice::Kind::Current);
-        choose(panel->sideB(), PlanChoice::Kind::PyTorch);
-        panel->compareNow();
-        QTRY_VERIFY_WITH_TIMEOUT(
-            panel->pair() && panel->pair()->labelB.contains(QStringLiteral("PyTorch")) && idle(w),
-            kTimeoutMs);
+        QVERIFY(comparedWithPyTorch(w));
         // Our torch-1.13 min-cut is PyTorch 1.13's own decision on this graph.
         QCOMPARE(panel->pair()->error, QString());
         QVERIFY(panel->pair()->comparison.onlyInA.empty());
@@ -150,6 +157,26 @@ private Q_SLOTS:
         w.findChild<QDockWidget*>(QStringLiteral("CompareDock"))->hide();
         QVERIFY(!state.comparingPlans());
         QCOMPARE(legend->fills(), CanvasLegend::Fills::Regions);
+    }
+
+    /// Dynamic shapes: PyTorch's plan passes SymInts to the backward. Comparing with it failed
+    /// (re-extracted from its tensors alone), and SymInts were not compared.
+    void pyTorchsDynamicShapePlanComparesItsSymInts()
+    {
+        MainWindow w;
+        QVERIFY(openAndWait(w, QStringLiteral(REMAT_TEST_DATA_DIR "/torch_trace/replaced_symbol.log")));
+        showDock(w);
+        ComparePanel* panel = w.comparePanel();
+        QVERIFY(comparedWithPyTorch(w));
+        QCOMPARE(panel->pair()->error, QString());
+        const QString summary = panel->summaryText();
+        QVERIFY2(summary.contains(QStringLiteral("3 saved (484 B) + 3 SymInts")), qPrintable(summary));
+        QVERIFY2(summary.contains(QStringLiteral("3 saved (484 B) + 4 SymInts")), qPrintable(summary));
+        QVERIFY2(summary.contains(QStringLiteral("primals_3 and primals_5 print as Sym(s8)")),
+            qPrintable(summary));
+        QCOMPARE(panel->table()->topLevelItemCount(), 1);
+        QCOMPARE(panel->table()->topLevelItem(0)->text(0), QStringLiteral("primals_3"));
+        QCOMPARE(panel->table()->topLevelItem(0)->text(1), QStringLiteral("B only"));
     }
 
     /// The Compare tab behind the Inspector's is not on screen, though Qt calls its widget

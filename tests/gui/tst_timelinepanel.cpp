@@ -122,6 +122,22 @@ private Q_SLOTS:
         QCOMPARE(csv.readAll().count('\n'), static_cast<qsizetype>(shown.timeline.size()) + 1);
     }
 
+    /// Dynamic shapes: the plan is re-extracted with the SymInts it passes to the backward. From its
+    /// tensors alone it failed: "the backward graph must output 'getitem_1', but it cannot be computed".
+    void aDynamicShapePlanIsSimulated()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        w.openFile(QStringLiteral(REMAT_TEST_DATA_DIR "/torch_trace/dynamic.log"), QStringLiteral("0/1"));
+        QTRY_VERIFY_WITH_TIMEOUT(idle(w) && w.timelinePanel()->plot()->profile(), kTimeoutMs);
+        const PlanProfilePtr profile = w.timelinePanel()->plot()->profile();
+        QVERIFY2(profile->ok(), qPrintable(profile->error));
+        QCOMPARE(profile->profile.forwardSteps, 26);
+        QCOMPARE(profile->profile.timeline.size(), std::size_t(26 + 42));
+        QCOMPARE(profile->profile.peakBytes, std::int64_t(8244)); // 8.05 KiB, as `memory` prints
+    }
+
     /// The peak usually comes right after the forward/backward boundary (transformer_block: step
     /// 88, boundary after 81): in a short dock its label ran over the phase label "forward ◂".
     void peakLabelLeavesThePhaseLabelsRoom()

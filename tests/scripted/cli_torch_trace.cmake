@@ -79,3 +79,7 @@ remat_cli_test(trace_partition_symfloat CODE 0 ARGS partition ${REMAT_TRACE}/sym
 # not call for, and the comparison says why.
 remat_cli_test(trace_partition_replaced_symbol CODE 0 ARGS partition ${REMAT_TRACE}/replaced_symbol.log --rules torch-2.14
   STDOUT "recorded 3 saved values and 4 SymInts: 1 only PyTorch's \\(primals_3\\)\n +primals_3 and primals_5 print as Sym\\(s8\\): a guard made their symbols equal")
+# PyTorch's recorded plan of a dynamic-shape graph passes SymInts to the backward; re-extracted from
+# its tensors alone it failed ("the backward graph must output 'getitem_1' ...").
+remat_cli_test(trace_compare_dynamic CODE 0 ARGS compare ${REMAT_TRACE}/dynamic.log pytorch min-cut --graph 0/1 --rules torch-2.14
+  STDOUT "saved +6 \\(4.3 KiB\\) +6 \\(4.3 KiB\\) +±0 B\nSymInts +7 +7 +±0\n.*only in A +0\nonly in B +0\nin both +13\n")

@@ -63,13 +63,16 @@ void PlanProfiler::profile(LoadedGraphPtr graph, PartitionOutcomePtr outcome, in
                 std::vector<std::string> names;
                 for (NodeId n : outcome->result->savedValues)
                     names.push_back(graph->graph.node(n).name);
+                const std::size_t tensors = names.size();
+                for (NodeId n : outcome->result->savedSymNodes) // dynamic shapes: SymInts for the backward
+                    names.push_back(graph->graph.node(n).name);
                 BudgetedPlan plan
                     = planFromSavedNames(*entry.session, names, label.toStdString(), {false, false});
                 job->session = entry.session;
                 job->result = std::make_shared<const PartitionResult>(std::move(plan.result));
                 out->note = tr("Re-extracted from its %1 saved values under the torch-2.14 rules, as "
                                "'remat-explorer memory --plan' does.")
-                                .arg(names.size());
+                                .arg(tensors);
             }
             out->profile = job->session->simulator().run(*job->result, MemorySimulationOptions {true, false});
         } catch (const std::exception& e) {

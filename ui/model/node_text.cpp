@@ -3,9 +3,17 @@
 
 #include "analysis/tensor_size.h"
 
+#include <QObject>
 #include <QStringList>
 
 namespace remat::ui {
+
+QString symIntsText(std::size_t count)
+{
+    if (count == 0)
+        return {};
+    return count == 1 ? QObject::tr(" + 1 SymInt") : QObject::tr(" + %1 SymInts").arg(count);
+}
 
 QString formatBytes(std::int64_t bytes)
 {
@@ -60,7 +68,8 @@ QString shapeText(const std::vector<std::int64_t>& dims)
 
 QString valueSummary(const Node& node)
 {
-    auto one = [](const TensorMeta& t) { return shapeText(t.shape) + QLatin1Char(' ') + shortDtypeName(t.dtype); };
+    auto one
+        = [](const TensorMeta& t) { return shapeText(t.shape) + QLatin1Char(' ') + shortDtypeName(t.dtype); };
     switch (node.valueKind) {
     case ValueKind::None:
         return {};
@@ -130,7 +139,8 @@ QString argText(const JointGraph& graph, const Arg& arg, const std::function<QSt
         QStringList parts;
         const auto children = graph.children(arg);
         for (std::size_t i = 0; i + 1 < children.size(); i += 2)
-            parts << argText(graph, children[i], nodeRef) + QLatin1String(": ") + argText(graph, children[i + 1], nodeRef);
+            parts << argText(graph, children[i], nodeRef) + QLatin1String(": ")
+                    + argText(graph, children[i + 1], nodeRef);
         return QLatin1Char('{') + parts.join(QLatin1String(", ")) + QLatin1Char('}');
     }
     }
@@ -150,8 +160,9 @@ QString argumentsText(const JointGraph& graph, NodeId n, const std::function<QSt
         const auto children = graph.children(kwargs);
         for (std::size_t i = 0; i + 1 < children.size(); i += 2) {
             const Arg& key = children[i];
-            const QString name = key.kind == ArgKind::String ? QString::fromStdString(graph.string(key.string))
-                                                             : argText(graph, key, nodeRef);
+            const QString name = key.kind == ArgKind::String
+                ? QString::fromStdString(graph.string(key.string))
+                : argText(graph, key, nodeRef);
             parts << name + QLatin1Char('=') + argText(graph, children[i + 1], nodeRef);
         }
     }

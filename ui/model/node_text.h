@@ -12,6 +12,9 @@ namespace remat::ui {
 /// "512 B", "32.0 KiB", "1.25 MiB".
 QString formatBytes(std::int64_t bytes);
 
+/// " + 7 SymInts" after a saved count under dynamic shapes, else nothing.
+QString symIntsText(std::size_t count);
+
 /// Short dtype names as compiler people write them: f32, bf16, i64, b8.
 QString shortDtypeName(Dtype dtype);
 

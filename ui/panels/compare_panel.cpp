@@ -5,6 +5,7 @@
 #include "canvas/graph_scene.h"
 #include "document/graph_document.h"
 #include "document/node_selection.h"
+#include "explain/recorded_comparison.h"
 #include "model/budget_text.h"
 #include "model/node_text.h"
 #include "panels/plan_choice_editor.h"
@@ -150,8 +151,8 @@ QString ComparePanel::summaryText() const
     const PlanComparison& c = m_pair->comparison;
     const std::string& unit = c.a.runtimeUnit;
     QString text
-        = tr("<b>A</b> = %1: %2 saved (%3), peak %4, recompute %5, %6 recomputed.<br>"
-             "<b>B</b> = %7: %8 saved (%9), peak %10, recompute %11, %12 recomputed.<br>"
+        = tr("<b>A</b> = %1: %2 saved (%3)%20, peak %4, recompute %5, %6 recomputed.<br>"
+             "<b>B</b> = %7: %8 saved (%9)%21, peak %10, recompute %11, %12 recomputed.<br>"
              "<b>B − A</b>: saved %13, peak %14, recompute %15, recomputed nodes %16. "
              "%17 values saved by A only, %18 by B only, %19 by both.")
               .arg(m_pair->labelA.toHtmlEscaped())
@@ -172,9 +173,14 @@ QString ComparePanel::summaryText() const
                        .arg(c.b.recomputedCount - c.a.recomputedCount))
               .arg(c.onlyInA.size())
               .arg(c.onlyInB.size())
-              .arg(c.inBoth.size());
+              .arg(c.inBoth.size())
+              .arg(symIntsText(static_cast<std::size_t>(c.a.savedSymCount)),
+                  symIntsText(static_cast<std::size_t>(c.b.savedSymCount)));
     if (c.onlyInA.empty() && c.onlyInB.empty())
         text += tr("<br><b>Both plans save the same values.</b>");
+    if (const std::string note = replacedSymbolNote(m_document->graph()->graph, c.onlyInA, c.onlyInB);
+        !note.empty())
+        text += QStringLiteral("<br>") + QString::fromStdString(note).toHtmlEscaped() + QLatin1Char('.');
     return text;
 }
 

@@ -36,14 +36,6 @@ QString kindName(PartitionerKind kind)
     return toQString(partitionerName(kind));
 }
 
-/// " + 7 SymInts" after a saved count under dynamic shapes, else nothing.
-QString symIntsText(std::size_t count)
-{
-    if (count == 0)
-        return {};
-    return count == 1 ? PartitionPanel::tr(" + 1 SymInt") : PartitionPanel::tr(" + %1 SymInts").arg(count);
-}
-
 } // namespace
 
 PartitionPanel::PartitionPanel(GraphDocument* document, NodeSelection* selection, QWidget* parent)
