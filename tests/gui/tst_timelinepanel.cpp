@@ -138,6 +138,24 @@ private Q_SLOTS:
         QCOMPARE(profile->profile.peakBytes, std::int64_t(8244)); // 8.05 KiB, as `memory` prints
     }
 
+    /// Before a plan arrives, or when it cannot be simulated, the empty timeline keeps its axes
+    /// across the widget and names the categories: its axes were squeezed into 50 pixels on the
+    /// left (the empty legend under them, a few pixels wide, capped their column).
+    void anEmptyTimelineSpansItsWidget()
+    {
+        TimelinePlot plot;
+        plot.resize(1200, 300);
+        plot.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&plot));
+        QTRY_VERIFY2(plot.plot()->axisRect()->width() > 1000,
+            qPrintable(QString::number(plot.plot()->axisRect()->width())));
+        QCOMPARE(plot.plot()->legend->itemCount(), 6);
+        plot.clear();
+        QTRY_VERIFY(plot.plot()->axisRect()->width() > 1000);
+        QCOMPARE(plot.plot()->graphCount(), 6);
+        QCOMPARE(plot.plot()->graph(0)->dataCount(), 0);
+    }
+
     /// The peak usually comes right after the forward/backward boundary (transformer_block: step
     /// 88, boundary after 81): in a short dock its label ran over the phase label "forward ◂".
     void peakLabelLeavesThePhaseLabelsRoom()

@@ -219,6 +219,19 @@ void TimelinePlot::setTitle(const QString& title)
     m_title = setPlotTitle(m_plot, m_title, title);
 }
 
+QCPGraph* TimelinePlot::addCategoryGraph(MemoryCategory category)
+{
+    QCPGraph* g = m_plot->addGraph();
+    const QColor colour = categoryColour(category);
+    g->setPen(QPen(colour.darker(120), 0.8));
+    QColor fill = colour;
+    fill.setAlpha(200);
+    g->setBrush(fill);
+    g->setName(categoryTitle(category));
+    g->setLineStyle(QCPGraph::lsStepLeft);
+    return g;
+}
+
 void TimelinePlot::rebuild()
 {
     m_plot->clearGraphs();
@@ -227,8 +240,14 @@ void TimelinePlot::rebuild()
     m_forwardLabel = nullptr;
     m_peakLabel = nullptr;
     const bool has = m_profile && m_profile->ok() && !m_profile->profile.timeline.empty();
-    m_plot->legend->setVisible(has);
+    m_plot->legend->setVisible(true);
+    m_plot->xAxis->setLabel(tr("step (forward, then backward in autograd's order)"));
     if (!has) {
+        // The categories' legend stays, empty of data: without entries the legend under the plot
+        // is a few pixels wide, and its column squeezed the axes to 50 pixels on the left.
+        for (MemoryCategory category : kStackOrder)
+            addCategoryGraph(category);
+        m_plot->yAxis->setLabel(tr("live memory"));
         m_plot->replot(QCustomPlot::rpQueuedReplot);
         return;
     }
@@ -240,7 +259,6 @@ void TimelinePlot::rebuild()
         largest = std::max(largest, static_cast<double>(m_comparison->profile.peakBytes));
     const AxisUnit unit = byteUnit(largest);
     m_yScale = unit.scale;
-    m_plot->xAxis->setLabel(tr("step (forward, then backward in autograd's order)"));
     m_plot->yAxis->setLabel(tr("live memory (%1)").arg(unit.name));
 
     const auto steps = static_cast<qsizetype>(profile.timeline.size());
@@ -256,17 +274,10 @@ void TimelinePlot::rebuild()
                 profile.timeline[static_cast<std::size_t>(i)].bytes[static_cast<std::size_t>(category)]);
             y[i] = running[static_cast<std::size_t>(i)] / m_yScale;
         }
-        QCPGraph* g = m_plot->addGraph();
-        const QColor colour = categoryColour(category);
-        g->setPen(QPen(colour.darker(120), 0.8));
-        QColor fill = colour;
-        fill.setAlpha(200);
-        g->setBrush(fill);
+        QCPGraph* g = addCategoryGraph(category);
         if (below)
             g->setChannelFillGraph(below);
-        g->setName(categoryTitle(category));
         g->setData(x, y, true);
-        g->setLineStyle(QCPGraph::lsStepLeft);
         below = g;
     }
     if (profile.peakHostBytes > 0) {

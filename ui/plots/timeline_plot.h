@@ -5,6 +5,7 @@
 
 #include <QWidget>
 
+class QCPGraph;
 class QCPTextElement;
 class QCustomPlot;
 class QCPItemStraightLine;
@@ -42,6 +43,8 @@ Q_SIGNALS:
 
 private:
     void rebuild();
+    /// One category's stacked area, styled and named for the legend, without data.
+    QCPGraph* addCategoryGraph(MemoryCategory category);
     void onMouseMove(QMouseEvent* event);
     /// Once laid out: wraps the legend for the plot's width, spaces the y axis's ticks for its
     /// height, and raises the y range's top so that the peak's label fits under the "forward ◂ /
