@@ -83,3 +83,11 @@ remat_cli_test(trace_partition_replaced_symbol CODE 0 ARGS partition ${REMAT_TRA
 # its tensors alone it failed ("the backward graph must output 'getitem_1' ...").
 remat_cli_test(trace_compare_dynamic CODE 0 ARGS compare ${REMAT_TRACE}/dynamic.log pytorch min-cut --graph 0/1 --rules torch-2.14
   STDOUT "saved +6 \\(4.3 KiB\\) +6 \\(4.3 KiB\\) +±0 B\nSymInts +7 +7 +±0\n.*only in A +0\nonly in B +0\nin both +13\n")
+# The knapsack's decision under dynamic shapes (activation_memory_budget=0.5) saves SymInts too:
+# the budget plan matches it, and PyTorch's recorded plan re-extracts with them (compare, pareto).
+remat_cli_test(trace_budget_dynamic CODE 0 ARGS budget ${REMAT_TRACE}/dynamic_budget.log --graph 0/1 --budget 0.5
+  STDOUT "PyTorch +2.14.1[^ ]* recorded 5 saved values and 4 SymInts: identical\n")
+remat_cli_test(trace_compare_budget_dynamic CODE 0 ARGS compare ${REMAT_TRACE}/dynamic_budget.log pytorch-budget=0.5 budget=0.5 --graph 0/1
+  STDOUT "SymInts +4 +4 +±0\n.*in both +9\n")
+remat_cli_test(trace_pareto_dynamic CODE 0 ARGS pareto ${REMAT_TRACE}/dynamic_budget.log --graph 0/1
+  STDOUT "recorded plans at the same settings:\n.*\n0.5 +1.2 KiB .* saves the same\n")

@@ -24,6 +24,8 @@ aot_backward_graph per compiled graph), then keeps only the log file, renamed <s
                makes the float a graph input (a SymFloat), and 2.14 turns that arithmetic into tensor
                ops (tensorify_python_scalars) after logging aot_joint_graph, so the backward saves
                convert_element_type_default_1, a node the logged joint graph does not have.
+  dynamic_budget: the dynamic scenario under activation_memory_budget=0.5: compile 0/1's knapsack
+               decision (memory_budget_0.5) saves SymInts beside its tensors.
   replaced_symbol: Hugging Face's causal-LM loss (logits.view(-1, vocab_size), cross entropy) under
                dynamic=True: the logits' last size (s85) and vocab_size (s8) become two SymInt
                inputs, a guard in the view makes s85 == s8, and the log prints both as Sym(s8).
@@ -208,6 +210,7 @@ SCENARIOS = {
     "dynamic": (dynamic_model, 4),
     "symfloat": (symfloat_model, 8),
     "replaced_symbol": (replaced_symbol_loss, 10),
+    "dynamic_budget": (dynamic_model, 4),
 }
 
 
@@ -218,6 +221,8 @@ def run_scenario(name):
     torch.manual_seed(0)
     if name == "budget":
         torch._functorch.config.activation_memory_budget = 0.3
+    if name == "dynamic_budget":
+        torch._functorch.config.activation_memory_budget = 0.5
     make, width = SCENARIOS[name]
     model = make()
     if name == "inductor":
@@ -243,7 +248,7 @@ def run_scenario(name):
         print(f"{name}: torch {torch.__version__}, loss {loss.item():.4f}")
         return
     step = torch.compile(model, backend="aot_eager")
-    if name == "dynamic":
+    if name in ("dynamic", "dynamic_budget"):
         for batch, length in ((2, 9), (3, 13), (5, 21)):
             loss = step(torch.randn(batch, width, length))
             loss.backward()
