@@ -52,7 +52,7 @@ void printSummary(const BudgetSession& session, const BudgetedPlan& plan, const 
         << " kept for the backward (distinct storages, "
         << "inputs excluded)\n";
     out << pad("saved", 13) << plan.result.savedValues.size() << " values, " << formatBytes(m.savedBytes)
-        << " summed\n";
+        << " summed" << savedSymIntsText(plan.result.savedSymNodes.size()) << "\n";
     if (plan.result.options.config.activationOffloading)
         out << pad("offloaded", 13) << plan.result.offloaded.size() << " values, "
             << formatBytes(plan.result.offloadedBytes) << " on the host (activation offloading)\n";

@@ -43,7 +43,8 @@ void printProfile(const JointGraph& graph, const BudgetedPlan& plan, const Devic
 {
     const MemoryProfile& profile = *plan.memory;
     out << pad("saved", 13) << plan.result.savedValues.size() << " values; activations "
-        << formatBytes(plan.metrics.activationBytes) << " (distinct storages, inputs excluded)\n";
+        << formatBytes(plan.metrics.activationBytes) << " (distinct storages, inputs excluded)"
+        << savedSymIntsText(plan.result.savedSymNodes.size()) << "\n";
     if (plan.result.options.config.activationOffloading) {
         out << pad("offloaded", 13) << plan.result.offloaded.size() << " values, "
             << formatBytes(plan.result.offloadedBytes) << "; on the host at most "

@@ -32,7 +32,7 @@ void printSummary(
     for (const auto& [node, policy] : o.tags)
         out << pad("tag", 12) << graph.node(node).name << " = " << checkpointPolicyName(policy) << "\n";
     out << pad("saved", 12) << result.savedValues.size() << " values, " << formatBytes(result.savedBytes)
-        << "\n";
+        << savedSymIntsText(result.savedSymNodes.size()) << "\n";
     if (o.config.activationOffloading) {
         out << pad("offloaded", 12) << result.offloaded.size() << " values, "
             << formatBytes(result.offloadedBytes) << " (activation offloading)";

@@ -56,6 +56,13 @@ std::string formatRuntimeDelta(double delta, std::string_view unit)
     return (delta > 0 ? "+" : "") + formatRuntime(delta, unit);
 }
 
+std::string savedSymIntsText(std::size_t count)
+{
+    if (count == 0)
+        return {};
+    return "; " + std::to_string(count) + (count == 1 ? " SymInt" : " SymInts");
+}
+
 std::string pad(const std::string& text, std::size_t width)
 {
     return text.size() >= width ? text : text + std::string(width - text.size(), ' ');

@@ -21,6 +21,10 @@ std::string formatBytesDelta(std::int64_t delta);
 std::string formatRuntimeDelta(double delta, std::string_view unit);
 /// Right-pads to `width`.
 std::string pad(const std::string& text, std::size_t width);
+
+/// "; 7 SymInts" after a plan's saved values under dynamic shapes (passed to the backward beside
+/// them), else "".
+std::string savedSymIntsText(std::size_t count);
 /// The node at the memory peak, or "no node" when the timeline is empty (nothing ran).
 std::string peakNodeName(const JointGraph& graph, NodeId node);
 

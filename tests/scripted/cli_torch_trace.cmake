@@ -70,7 +70,7 @@ remat_cli_test(trace_partition_inductor CODE 0 ARGS partition ${REMAT_TRACE}/ind
 remat_cli_test(trace_info_dynamic CODE 0 ARGS info ${REMAT_TRACE}/dynamic.log --graph 0/1
   STDOUT "72 nodes, joint graph of compile 0/1 .*dynamic shapes, sized as PyTorch's partitioner sizes them: with the example values s53 = 13, s77 = 3 \\(create_symbol records\\)\n")
 remat_cli_test(trace_partition_dynamic CODE 0 ARGS partition ${REMAT_TRACE}/dynamic.log --graph 0/1 --rules torch-2.14
-  STDOUT "72 nodes; min-cut, torch-2.14 rules\n.*recorded 6 saved values and 7 SymInts: identical\n")
+  STDOUT "72 nodes; min-cut, torch-2.14 rules\nsaved +6 values, 4.3 KiB; 7 SymInts\n.*recorded 6 saved values and 7 SymInts: identical\n")
 # 2.14 partitioned a graph it changed after logging it (tensorify_python_scalars): the graph opens,
 # and the comparison says why it cannot be made. It failed to open.
 remat_cli_test(trace_partition_symfloat CODE 0 ARGS partition ${REMAT_TRACE}/symfloat.log --rules torch-2.14
@@ -86,7 +86,7 @@ remat_cli_test(trace_compare_dynamic CODE 0 ARGS compare ${REMAT_TRACE}/dynamic.
 # The knapsack's decision under dynamic shapes (activation_memory_budget=0.5) saves SymInts too:
 # the budget plan matches it, and PyTorch's recorded plan re-extracts with them (compare, pareto).
 remat_cli_test(trace_budget_dynamic CODE 0 ARGS budget ${REMAT_TRACE}/dynamic_budget.log --graph 0/1 --budget 0.5
-  STDOUT "PyTorch +2.14.1[^ ]* recorded 5 saved values and 4 SymInts: identical\n")
+  STDOUT "saved +5 values, 2.5 KiB summed; 4 SymInts\nPyTorch +2.14.1[^ ]* recorded 5 saved values and 4 SymInts: identical\n")
 remat_cli_test(trace_compare_budget_dynamic CODE 0 ARGS compare ${REMAT_TRACE}/dynamic_budget.log pytorch-budget=0.5 budget=0.5 --graph 0/1
   STDOUT "SymInts +4 +4 +±0\n.*in both +9\n")
 remat_cli_test(trace_pareto_dynamic CODE 0 ARGS pareto ${REMAT_TRACE}/dynamic_budget.log --graph 0/1
