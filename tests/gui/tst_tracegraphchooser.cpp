@@ -25,6 +25,16 @@ QString logPath(const char* name)
     return QStringLiteral(REMAT_TEST_DATA_DIR "/torch_trace/") + QLatin1String(name);
 }
 
+/// Opens compiled graph `id` of log `name` in `w` and waits until it is partitioned.
+bool openPartitioned(MainWindow& w, const char* name, const QString& id)
+{
+    QSignalSpy opened(&w, &MainWindow::graphOpened);
+    w.openFile(logPath(name), id);
+    return opened.wait(kTimeoutMs)
+        && QTest::qWaitFor(
+            [&] { return w.document()->outcome() && w.document()->outcome()->ok(); }, kTimeoutMs);
+}
+
 } // namespace
 
 class TestTraceGraphChooser : public QObject {
@@ -156,10 +166,7 @@ private Q_SLOTS:
     {
         MainWindow w;
         w.setInteractive(false);
-        QSignalSpy opened(&w, &MainWindow::graphOpened);
-        w.openFile(logPath("dynamic.log"), QStringLiteral("0/1"));
-        QVERIFY(opened.wait(kTimeoutMs));
-        QTRY_VERIFY_WITH_TIMEOUT(w.document()->outcome() && w.document()->outcome()->ok(), kTimeoutMs);
+        QVERIFY(openPartitioned(w, "dynamic.log", QStringLiteral("0/1")));
         const QString summary = w.partitionPanel()->summaryText();
         QVERIFY2(summary.contains(QStringLiteral(" + 7 SymInts")), qPrintable(summary));
         const QString reference = test::shownText(w.partitionPanel()->referenceLabel());
@@ -173,10 +180,7 @@ private Q_SLOTS:
     {
         MainWindow w;
         w.setInteractive(false);
-        QSignalSpy opened(&w, &MainWindow::graphOpened);
-        w.openFile(logPath("replaced_symbol.log"), QStringLiteral("0/0"));
-        QVERIFY(opened.wait(kTimeoutMs));
-        QTRY_VERIFY_WITH_TIMEOUT(w.document()->outcome() && w.document()->outcome()->ok(), kTimeoutMs);
+        QVERIFY(openPartitioned(w, "replaced_symbol.log", QStringLiteral("0/0")));
         const QString reference = test::shownText(w.partitionPanel()->referenceLabel());
         QVERIFY2(reference.contains(QStringLiteral("differs: 0 only ours, 1 only PyTorch's")),
             qPrintable(reference));
