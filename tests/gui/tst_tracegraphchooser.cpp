@@ -25,14 +25,15 @@ QString logPath(const char* name)
     return QStringLiteral(REMAT_TEST_DATA_DIR "/torch_trace/") + QLatin1String(name);
 }
 
-/// Opens compiled graph `id` of log `name` in `w` and waits until it is partitioned.
+/// Opens compiled graph `id` of log `name` in `w` and waits until it is partitioned and the window
+/// has shown the outcome (the panels update after the outcome arrives).
 bool openPartitioned(MainWindow& w, const char* name, const QString& id)
 {
     QSignalSpy opened(&w, &MainWindow::graphOpened);
     w.openFile(logPath(name), id);
     return opened.wait(kTimeoutMs)
         && QTest::qWaitFor(
-            [&] { return w.document()->outcome() && w.document()->outcome()->ok(); }, kTimeoutMs);
+            [&] { return w.document()->outcome() && w.document()->outcome()->ok() && idle(w); }, kTimeoutMs);
 }
 
 } // namespace
