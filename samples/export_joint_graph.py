@@ -825,6 +825,10 @@ def build_document(cap, name, description="", reference=True, recipe=None):
         doc["static_lifetime_input_indices"] = list(cap["static_lifetime_input_indices"])
     if recipe is not None:
         doc["source"]["recipe"] = recipe   # how to rebuild model and inputs: see build_from_recipe
+    if cap.get("tracing_context") is not None:
+        # torch.compile partitions inside this context, where DCE drops dead random ops; the
+        # reference decisions below are made inside it too (partitioner_context).
+        doc["source"]["partitioned_inside_compile"] = True
     doc["nodes"] = nodes
     if reference:
         doc["reference"], doc["extra"] = compute_reference(cap, nodes)

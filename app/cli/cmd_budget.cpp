@@ -11,6 +11,7 @@
 #include "explain/recorded_plan.h"
 #include "io/file_text.h"
 #include "io/graph_loader.h"
+#include "partition/rng_states.h"
 
 #include <chrono>
 #include <cstdio>
@@ -58,6 +59,7 @@ void printSummary(const BudgetSession& session, const BudgetedPlan& plan, const 
             << formatBytes(plan.result.offloadedBytes) << " on the host (activation offloading)\n";
     out << pad("recomputed", 13) << plan.result.recomputed.size() << " nodes, estimated "
         << formatRuntime(m.estimatedRuntime, unit) << "\n";
+    out << rngStatesLine(graph, savedRngStateOps(graph, plan.result), 13);
     if (plan.memory) {
         out << pad("peak", 13) << formatBytes(plan.memory->peakBytes) << " at step " << plan.memory->peakStep
             << " (" << (plan.memory->peakPhase == Phase::Forward ? "forward" : "backward") << ", "

@@ -12,6 +12,7 @@
 #include "io/plan_json.h"
 #include "io/plan_script.h"
 #include "partition/partitioner.h"
+#include "partition/rng_states.h"
 
 #include <chrono>
 #include <map>
@@ -46,6 +47,7 @@ void printSummary(
             out << pad("not offl.", 12) << graph.node(r.node).name << ": " << r.reason << "\n";
     }
     out << pad("recomputed", 12) << result.recomputed.size() << " nodes in the backward\n";
+    out << rngStatesLine(graph, savedRngStateOps(graph, result), 12);
     std::map<std::string, int> byReason;
     for (const auto& b : result.banned)
         ++byReason[b.reason];

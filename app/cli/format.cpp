@@ -2,6 +2,7 @@
 #include "cli/format.h"
 
 #include "budget/runtime_text.h"
+#include "partition/rng_states.h"
 
 #include <cmath>
 #include <cstdio>
@@ -61,6 +62,21 @@ std::string savedSymIntsText(std::size_t count)
     if (count == 0)
         return {};
     return "; " + std::to_string(count) + (count == 1 ? " SymInt" : " SymInts");
+}
+
+std::string rngStatesLine(const JointGraph& graph, const std::vector<NodeId>& ops, std::size_t labelWidth)
+{
+    if (ops.empty())
+        return {};
+    std::string names;
+    for (std::size_t i = 0; i < ops.size() && i < 3; ++i)
+        names += (i ? ", " : "") + graph.node(ops[i]).name;
+    if (ops.size() > 3)
+        names += ", …";
+    return pad("RNG states", labelWidth) + std::to_string(ops.size()) + ", "
+        + formatBytes(static_cast<std::int64_t>(ops.size()) * kCpuRngStateBytes)
+        + ": the backward recomputes the random ops " + names
+        + " and replays each with the RNG state the forward saved\n";
 }
 
 std::string pad(const std::string& text, std::size_t width)

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace remat::cli {
 
@@ -25,6 +26,8 @@ std::string pad(const std::string& text, std::size_t width);
 /// "; 7 SymInts" after a plan's saved values under dynamic shapes (passed to the backward beside
 /// them), else "".
 std::string savedSymIntsText(std::size_t count);
+/// The "RNG states" summary line for savedRngStateOps (names the first three), or "" for none.
+std::string rngStatesLine(const JointGraph& graph, const std::vector<NodeId>& ops, std::size_t labelWidth);
 /// The node at the memory peak, or "no node" when the timeline is empty (nothing ran).
 std::string peakNodeName(const JointGraph& graph, NodeId node);
 

@@ -21,9 +21,12 @@ void printRecordedComparison(const JointGraph& graph, const PartitionResult& res
     const RecordedPartition* recorded = comparison->plan.recorded;
     out << pad("PyTorch", labelWidth) << graph.recordedTorchVersion() << " recorded "
         << recorded->savedValues.size() << " saved values";
-    if (!recorded->savedSymNodes.empty())
-        out << " and " << recorded->savedSymNodes.size()
-            << (recorded->savedSymNodes.size() == 1 ? " SymInt" : " SymInts");
+    const std::size_t syms = recorded->savedSymNodes.size();
+    const int rng = recorded->savedRngStates;
+    if (syms)
+        out << (rng ? ", " : " and ") << syms << (syms == 1 ? " SymInt" : " SymInts");
+    if (rng)
+        out << " and " << rng << (rng == 1 ? " RNG state" : " RNG states");
     if (recorded->seconds)
         out << " in " << formatSeconds(*recorded->seconds);
     out << ": " << describeDifferences(graph, *comparison) << "\n";

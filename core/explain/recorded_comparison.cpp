@@ -2,6 +2,9 @@
 #include "explain/recorded_comparison.h"
 
 #include "partition/partition_result.h"
+#include "partition/rng_states.h"
+
+#include <algorithm>
 
 namespace remat {
 namespace {
@@ -50,6 +53,8 @@ std::optional<RecordedComparison> compareWithRecorded(const JointGraph& graph, c
         for (NodeId n : *nodes)
             ours[static_cast<std::size_t>(n)] = 1;
     }
+    comparison.ourRngStates = savedRngStateOps(graph, result).size();
+    comparison.recordedRngStates = static_cast<std::size_t>(std::max(plan->recorded->savedRngStates, 0));
     for (std::size_t i = 0; i < graph.size(); ++i) {
         if (ours[i] && !recorded[i])
             comparison.onlyOurs.push_back(static_cast<NodeId>(i));
@@ -77,6 +82,9 @@ std::string describeDifferences(
             part(count, count == 1 ? "recorded name not in the graph" : "recorded names not in the graph",
                 comparison.unknownNames, listed));
     }
+    if (comparison.ourRngStates != comparison.recordedRngStates)
+        parts.push_back("RNG states: " + std::to_string(comparison.ourRngStates) + " ours, "
+            + std::to_string(comparison.recordedRngStates) + " PyTorch's");
     std::string text;
     for (std::size_t i = 0; i < parts.size(); ++i)
         text += (i ? ", " : "") + parts[i];

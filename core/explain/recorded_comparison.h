@@ -18,8 +18,15 @@ struct RecordedComparison {
     std::vector<NodeId> onlyOurs; ///< saved by the plan, not by PyTorch (graph order)
     std::vector<NodeId> onlyRecorded; ///< saved by PyTorch, not by the plan (graph order)
     std::vector<std::string> unknownNames; ///< recorded saved values the graph has no node for
+    /// RNG states of recomputed random ops the forward also saves (savedRngStateOps), each side.
+    std::size_t ourRngStates = 0;
+    std::size_t recordedRngStates = 0;
 
-    bool identical() const { return onlyOurs.empty() && onlyRecorded.empty() && unknownNames.empty(); }
+    bool identical() const
+    {
+        return onlyOurs.empty() && onlyRecorded.empty() && unknownNames.empty()
+            && ourRngStates == recordedRngStates;
+    }
 };
 
 /// Compares with the recording findRecordedPlan picks for the plan's options (and `budget` for a
@@ -28,7 +35,8 @@ struct RecordedComparison {
 std::optional<RecordedComparison> compareWithRecorded(const JointGraph& graph, const PartitionResult& result,
     std::optional<double> budget = std::nullopt, std::string_view budgetVariant = {});
 
-/// "identical", or "2 only ours (a, b), 1 only PyTorch's (c), 1 recorded name not in the graph (d)",
+/// "identical", or "2 only ours (a, b), 1 only PyTorch's (c), 1 recorded name not in the graph (d),
+/// RNG states: 2 ours, 1 PyTorch's",
 /// naming at most `listed` nodes per part.
 std::string describeDifferences(
     const JointGraph& graph, const RecordedComparison& comparison, std::size_t listed = 5);

@@ -28,6 +28,10 @@ struct GraphSource {
     /// Why the file's record of PyTorch's decision could not be used (a TORCH_TRACE log whose
     /// partitioned graphs do not fit its joint graph); empty otherwise.
     std::string unmatchedDecision;
+    /// PyTorch partitioned the graph inside torch.compile's TracingContext (a TORCH_TRACE log, or
+    /// an export that says so): there fx's dead-code elimination treats random ops as pure
+    /// (impure_random = inductor's fallback_random, off by default), so dead dropouts go.
+    bool partitionedInsideCompile = false;
 };
 
 /// An AOTAutograd joint (or plain forward) graph: nodes in topological order, ending in one output.

@@ -22,6 +22,9 @@ enum class RecordedDetail {
 struct RecordedPartition {
     std::vector<std::string> savedValues; // joint-graph order
     std::vector<std::string> savedSymNodes;
+    /// RNG states the forward also returns (2.x functionalize_rng_ops: one per random op the
+    /// backward recomputes in a checkpoint region); not joint-graph values, so counted only.
+    int savedRngStates = 0;
     std::vector<std::string> fwNodes;
     std::vector<std::string> bwNodes;
     std::optional<double> seconds;

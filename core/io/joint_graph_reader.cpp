@@ -10,6 +10,7 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
 #include <limits>
 #include <set>
 
@@ -56,6 +57,9 @@ std::optional<RecordedPartition> readRecorded(object obj, const std::string& whe
             p.fwNodes = nameList(v, where + ".fw_nodes");
         } else if (key == "bw_nodes" && nodeLists) {
             p.bwNodes = nameList(v, where + ".bw_nodes");
+        } else if (key == "saved_rng_states" && v.type() == element_type::INT64) {
+            p.savedRngStates
+                = static_cast<int>(std::clamp<std::int64_t>(v.get_int64().value_unsafe(), 0, 1 << 30));
         } else if (key == "seconds" && v.is_number()) {
             p.seconds = v.get_double().value_unsafe();
         } else if (key == "memory_budget" && v.is_number()) {
@@ -229,6 +233,10 @@ private:
         for (const auto field : obj) {
             if (field.key == "recipe" && field.value.type() == element_type::OBJECT) {
                 source.recipeJson = simdjson::minify(field.value);
+                continue;
+            }
+            if (field.key == "partitioned_inside_compile" && field.value.type() == element_type::BOOL) {
+                source.partitionedInsideCompile = field.value.get_bool().value_unsafe();
                 continue;
             }
             if (field.value.type() != element_type::STRING)

@@ -6,6 +6,7 @@
 #include "io/file_text.h"
 #include "io/json_number.h"
 #include "io/json_syntax_check.h"
+#include "partition/rng_states.h"
 
 #include <rapidjson/document.h>
 #include <rapidjson/prettywriter.h>
@@ -94,6 +95,10 @@ void writePlan(Writer& w, const JointGraph& graph, const PartitionResult& r, con
         w.EndObject();
         w.Key("offloaded_bytes");
         w.Int64(r.offloadedBytes);
+    }
+    if (const auto rng = savedRngStateOps(graph, r); !rng.empty()) { // only then, as "offloaded"
+        w.Key("rng_state_ops");
+        writeNames(w, graph, rng);
     }
     w.Key("saved_bytes");
     w.Int64(r.savedBytes);

@@ -16,7 +16,8 @@ using PlanExtras = std::map<std::string, std::variant<std::monostate, double, st
 
 /// A partition plan as JSON: {"saved_values", "saved_sym_nodes", "fw_nodes", "bw_nodes",
 /// "recomputed", "banned": {name: reason}, "saved_bytes", "cut_value", "made_with":
-/// {"partitioner", "rules", "compiler", "activation_offloading", "tags": {name: policy}}} plus
+/// {"partitioner", "rules", "compiler", "activation_offloading", "tags": {name: policy}}}, and
+/// "rng_state_ops" (the recomputed random ops whose RNG state the forward saves) when there are any; plus
 /// `extras` (a plan with a "budget" extra was made by the memory-budget partitioner).
 /// Scripts (samples/apply_plan.py) depend on these keys.
 std::string planToJson(const JointGraph& graph, const PartitionResult& result, const PlanExtras& extras = {},

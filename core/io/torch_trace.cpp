@@ -257,6 +257,7 @@ JointGraph loadTracedGraph(
                 : "; PyTorch's decision from the aot_forward_graph and aot_backward_graph records")
         + symbolValuesNote(joint, compile.symbolHints);
     source.unmatchedDecision = std::move(unmatched);
+    source.partitionedInsideCompile = true; // a TORCH_TRACE log is written by torch.compile
     // The log names no version before its first compilation_metrics; 2.x logs are the only TORCH_TRACE.
     const std::string version = found.log->torchVersion.empty() ? "2.x" : found.log->torchVersion;
     return JointGraphBuilder::withProvenance(

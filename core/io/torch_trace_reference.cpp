@@ -54,11 +54,12 @@ std::vector<Parameter> forwardParameters(const printed::GraphText& graph, const 
         + ": the backward graph has no 'def forward(' line");
 }
 
-/// 2.14's _is_tangent and _is_bwd_seed_offset test the placeholder's name.
+/// 2.14's _is_tangent and _is_bwd_seed_offset test the placeholder's name; graph-safe RNG
+/// functionalization (CUDA) adds a generator input per recomputed random op, bwd_rng_state_<k>.
 bool isSavedInput(const std::string& name)
 {
     return name.find("tangents") == std::string::npos && name.find("bwd_seed") == std::string::npos
-        && name.find("bwd_base_offset") == std::string::npos;
+        && name.find("bwd_base_offset") == std::string::npos && !name.starts_with("bwd_rng_state_");
 }
 
 } // namespace
@@ -91,6 +92,11 @@ RecordedPartition recordedDecision(
         forwardParameters(payloadGraph(backwardRecord, "aot_backward_graph"), file)) {
         if (!isSavedInput(input.name))
             continue;
+        // functionalize_rng_ops saves the RNG state of each random op the backward recomputes.
+        if (input.name.starts_with("rng_state_output_") && joint.find(input.name) == kNoNode) {
+            ++decision.savedRngStates;
+            continue;
+        }
         const std::string where = file + ":" + std::to_string(backwardLine) + ": compile " + compile.id
             + ": the backward graph's input '" + input.name + "'";
         if (std::find(forwardOutputs.begin(), forwardOutputs.end(), input.name) == forwardOutputs.end())

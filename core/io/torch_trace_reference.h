@@ -23,7 +23,8 @@ printed::GraphText payloadGraph(const TraceArtifact& artifact, const std::string
 /// the saved values are the backward graph's inputs that are neither tangents nor RNG seeds
 /// (2.14's _extract_fwd_bwd_modules makes them placeholders named after the joint-graph nodes,
 /// which the forward graph returns under the same names), in joint-graph order; SymInt inputs go
-/// to savedSymNodes. Each one must be a forward output and a joint-graph node of the same op,
+/// to savedSymNodes, and the RNG states of recomputed random ops (rng_state_output_<k>) are counted
+/// in savedRngStates. Each one must be a forward output and a joint-graph node of the same op,
 /// else DecisionMismatch("<file>:<line>: ...") says which; unreadable graphs throw remat::Error.
 RecordedPartition recordedDecision(
     const JointGraph& joint, const TracedCompile& compile, const std::string& file);

@@ -13,13 +13,14 @@
 
 namespace remat {
 
-bool keptWithoutUsers(const OpCategories& ops, const PartitionerConfig& config, OpId op)
+bool keptWithoutUsers(const JointGraph& graph, const OpCategories& ops, OpId op)
 {
-    return ops.sideEffectful(op) || (config.keepDeadRandomOps && ops.nondeterministicSeeded(op));
+    return ops.sideEffectful(op)
+        || (!graph.source().partitionedInsideCompile && ops.nondeterministicSeeded(op));
 }
 
 ForwardBackwardSplitter::ForwardBackwardSplitter(
-    const WorkGraph& graph, const OpCategories& ops, const PartitionerConfig& config, bool autogradOrder)
+    const WorkGraph& graph, const OpCategories& ops, bool autogradOrder)
     : m_graph(graph)
     , m_autogradOrder(autogradOrder)
 {
@@ -37,7 +38,7 @@ ForwardBackwardSplitter::ForwardBackwardSplitter(
     }
     for (NodeId n : graph.order()) {
         const auto i = static_cast<std::size_t>(n);
-        m_impure[i] = keptWithoutUsers(ops, config, joint.node(n).target);
+        m_impure[i] = keptWithoutUsers(joint, ops, joint.node(n).target);
         m_isCallFunction[i] = joint.node(n).op == NodeOp::CallFunction;
         m_isCopy[i] = joint.opOf(n).target == "aten.copy_.default";
         m_bytes[i] = valueBytes(joint.node(n));
@@ -216,7 +217,7 @@ void ForwardBackwardSplitter::keepWhatAutogradOrderReaches(
 void splitForwardBackward(const WorkGraph& graph, const OpCategories& ops, std::vector<NodeId> saved,
                           PartitionResult& result)
 {
-    ForwardBackwardSplitter(graph, ops, result.options.config).split(std::move(saved), result);
+    ForwardBackwardSplitter(graph, ops).split(std::move(saved), result);
 }
 
 } // namespace remat

@@ -14,8 +14,9 @@
 namespace remat {
 
 /// What fx's eliminate_dead_code keeps without users: side-effectful ops, and under torch 2.x
-/// random ones too unless the config says a TracingContext lets them go.
-bool keptWithoutUsers(const OpCategories& ops, const PartitionerConfig& config, OpId op);
+/// random ones too, unless PyTorch partitioned the graph inside torch.compile, whose
+/// TracingContext makes DCE treat them as pure (GraphSource::partitionedInsideCompile).
+bool keptWithoutUsers(const JointGraph& graph, const OpCategories& ops, OpId op);
 
 /// _extract_fwd_bwd_modules: builds the forward graph (primals -> forward outputs + saved) and the
 /// backward graph (saved + tangents -> gradients), drops saved values the backward never reads,
@@ -24,8 +25,7 @@ bool keptWithoutUsers(const OpCategories& ops, const PartitionerConfig& config, 
 class ForwardBackwardSplitter {
 public:
     /// `autogradOrder`: torch 2.x's min-cut rebuilds the backward in autograd's order afterwards.
-    ForwardBackwardSplitter(const WorkGraph& graph, const OpCategories& ops, const PartitionerConfig& config,
-        bool autogradOrder = false);
+    ForwardBackwardSplitter(const WorkGraph& graph, const OpCategories& ops, bool autogradOrder = false);
     void split(std::vector<NodeId> saved, PartitionResult& result) const;
 
 private:
@@ -51,7 +51,7 @@ private:
     std::unique_ptr<Extractor> m_backward;
 };
 
-/// A one-off split, under result.options.config.
+/// A one-off split.
 void splitForwardBackward(const WorkGraph& graph, const OpCategories& ops, std::vector<NodeId> saved,
                           PartitionResult& result);
 

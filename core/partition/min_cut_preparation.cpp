@@ -7,6 +7,8 @@
 #include "partition/fw_bw_split.h"
 #include "partition/tag_passes.h"
 
+#include <algorithm>
+
 namespace remat {
 namespace {
 
@@ -43,6 +45,18 @@ std::vector<CheckpointPolicy> effectiveTags(const JointGraph& graph, const Parti
             throw Error("node '" + graph.node(node).name + "' is a graph input: inputs cannot be tagged");
         tags[static_cast<std::size_t>(node)] = policy;
     }
+    // A checkpoint policy tags an op and the getitems that unpack its tuple alike (2.14 prints
+    // them under one "MUST_SAVE" comment): a user's tag on such an op reaches its getitems too,
+    // unless the user tagged one of them. Tagging native_dropout alone would otherwise ask to save
+    // a tuple, which cannot be saved, while its mask stays tagged for recomputation.
+    for (const auto& [node, policy] : options.tags) {
+        for (NodeId user : graph.node(node).users) {
+            const bool userTagged = std::any_of(options.tags.begin(), options.tags.end(),
+                [user](const auto& tag) { return tag.first == user; });
+            if (!userTagged && graph.opOf(user).target == "_operator.getitem")
+                tags[static_cast<std::size_t>(user)] = policy;
+        }
+    }
     return tags;
 }
 
@@ -66,7 +80,7 @@ PreparedMinCut::PreparedMinCut(const JointGraph& graph, const PartitionOptions& 
     m_dceRemoved = m_work.eliminateDeadCode([&](NodeId n) {
         const Node& node = graph.node(n);
         return node.op == NodeOp::Placeholder || node.op == NodeOp::Output
-            || keptWithoutUsers(m_ops, options.config, node.target);
+            || keptWithoutUsers(graph, m_ops, node.target);
     });
     if (!newest || options.config.cse) {
         m_mergedInto = findCommonSubexpressions(m_work, m_ops);
@@ -89,7 +103,7 @@ PreparedMinCut::PreparedMinCut(const JointGraph& graph, const PartitionOptions& 
     for (NodeId n : m_work.order())
         m_hasBackward = m_hasBackward || m_classes.isRequiredBw(n);
     m_staticLifetime = staticLifetimeInputs(graph, m_work);
-    m_splitter = std::make_unique<ForwardBackwardSplitter>(m_work, m_ops, options.config, newest);
+    m_splitter = std::make_unique<ForwardBackwardSplitter>(m_work, m_ops, newest);
 }
 
 MinCutOptions PreparedMinCut::baseOptions() const

@@ -32,10 +32,6 @@ struct PartitionerConfig {
     bool recomputeViews = false;
     bool treatParametersAsFreeToSave = true;
     bool cse = true;
-    /// torch 2.x: dead-code elimination keeps unused random ops (fx's impure_random). True when
-    /// the partitioners run outside torch.compile, as samples/export_joint_graph.py records them;
-    /// inside it, inductor's fallback_random (false by default) lets them go.
-    bool keepDeadRandomOps = true;
     /// enable_activation_offloading (torch 2.x, off by default): after the cut, saved values tagged
     /// MUST_/PREFER_CPU_OFFLOAD that can be offloaded go to the host (see activation_offloading.h).
     bool activationOffloading = false;

@@ -82,6 +82,24 @@ private slots:
         QCOMPARE(g.recordedTorchVersion(), std::string("1.13.0a0"));
     }
 
+    // The exporter's torch 2.x keys: PyTorch ran inside torch.compile's TracingContext (DCE drops
+    // dead random ops), and its decision also saved RNG states (not graph values: counted only).
+    void readsWhereAndWithWhatRngStatesPyTorchPartitioned()
+    {
+        const JointGraph plain = readJointGraphText(valid().toStdString(), "tiny.json");
+        QVERIFY(!plain.source().partitionedInsideCompile);
+        QCOMPARE(plain.recordedPartition("min_cut")->savedRngStates, 0);
+        const JointGraph g = readJointGraphText(
+            valid(R"("producer":"hand")",
+                R"("producer":"torch 2.14.1 torch.compile aot_autograd","partitioned_inside_compile":true)")
+                .replace(R"("saved_sym_nodes":[],)", R"("saved_sym_nodes":[],"saved_rng_states":2,)")
+                .toStdString(),
+            "tiny.json");
+        QVERIFY(g.source().partitionedInsideCompile);
+        QCOMPARE(g.recordedPartition("min_cut")->savedRngStates, 2);
+        QCOMPARE(g.recordedPartition("min_cut")->savedValues, std::vector<std::string> {"cos"});
+    }
+
     void freesTheTextItWasGiven()
     {
         // Given away, the text is freed once parsed (the nodes reuse its memory), whether or not

@@ -8,6 +8,7 @@
 #include "io/graph_loader.h"
 #include "io/torch_trace.h"
 #include "partition/partitioner.h"
+#include "partition/rng_states.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -111,6 +112,7 @@ private slots:
     void aGraphRewrittenAfterLoggingOpensWithoutTheDecision();
     void aPlaceholderWhoseSymbolWasReplacedIsExplained();
     void inductorsPassesAreRecorded();
+    void recomputedRandomOpsSaveRngStates();
     void idWithoutAttempt();
     void defaultGraphIsTheOnlyJointGraph();
     void folderOfLogs();
@@ -246,6 +248,10 @@ void TestTorchTrace::decisionMatchesOurPartitioner_data()
                                          << "0/0";
     QTest::addRow("dynamic 0/1, dynamic shapes") << "dynamic.log"
                                                  << "0/1";
+    // The dropout outside every region is dead in the backward; inside torch.compile DCE drops it,
+    // so the backward does not pull in the bias (primals_7) its input needs: 13 saved, not 14.
+    QTest::addRow("rng") << "rng.log"
+                         << "0/0";
 }
 
 // Our min-cut under 2.14's rules reaches the decision 2.14 logged (the CLI's comparison). In 1/0
@@ -419,6 +425,47 @@ void TestTorchTrace::inductorsPassesAreRecorded()
     QVERIFY(eager.recordedPartition("min_cut")->graphPassesBefore.empty());
     QVERIFY(rewrittenGraphNote(*eager.recordedPartition("min_cut")).empty());
     QVERIFY(!trace::listTorchTrace(logFile("blocks.log")).graphs.front().afterInductorPasses);
+}
+
+// Random ops recomputed in checkpoint regions (rng.log): 2.14's functionalize_rng_ops saves one RNG
+// state per op, which the backward takes as rng_state_output_<k>. They are counted apart from the
+// saved values, and our plan names the same number of ops: the dropouts of the plain regions, not
+// the one a policy saves, the one outside any region, or the attention with dropout_p=0.0.
+void TestTorchTrace::recomputedRandomOpsSaveRngStates()
+{
+    const JointGraph g = trace::loadTracedGraph(logFile("rng.log"), "0/0");
+    QVERIFY(g.source().partitionedInsideCompile);
+    const RecordedPartition* recorded = g.recordedPartition("min_cut");
+    QVERIFY(recorded);
+    QCOMPARE(recorded->savedRngStates, 2);
+    QCOMPARE(recorded->savedValues.size(), std::size_t(13));
+    PartitionOptions options;
+    options.rules = RuleSet::Torch214;
+    const PartitionResult ours = partitionGraph(g, options);
+    std::vector<std::string> names;
+    for (NodeId n : savedRngStateOps(g, ours))
+        names.push_back(g.node(n).name);
+    QCOMPARE(joined(names), QStringLiteral("native_dropout native_dropout_1"));
+    const auto comparison = compareWithRecorded(g, ours);
+    QVERIFY(comparison);
+    QVERIFY(comparison->identical());
+    QCOMPARE(comparison->ourRngStates, std::size_t(2));
+
+    // Saving the region's dropout (the tag reaches the getitems that unpack it, as a policy's
+    // does) leaves one RNG state: the comparison says so.
+    options.tags.emplace_back(g.find("native_dropout_1"), CheckpointPolicy::MustSave);
+    const PartitionResult tagged = partitionGraph(g, options);
+    QCOMPARE(savedRngStateOps(g, tagged), std::vector<NodeId> {g.find("native_dropout")});
+    QVERIFY(!compareWithRecorded(g, tagged)); // PyTorch's decision was made without tags
+    RecordedComparison differing = *comparison;
+    differing.ourRngStates = savedRngStateOps(g, tagged).size();
+    QVERIFY(!differing.identical());
+    QCOMPARE(QString::fromStdString(describeDifferences(g, differing)),
+        QStringLiteral("RNG states: 1 ours, 2 PyTorch's"));
+    // The torch 1.13 rules have no RNG functionalization.
+    options.rules = RuleSet::Torch113;
+    options.tags.clear();
+    QVERIFY(savedRngStateOps(g, partitionGraph(g, options)).empty());
 }
 
 void TestTorchTrace::idWithoutAttempt()

@@ -200,6 +200,29 @@ private Q_SLOTS:
         QVERIFY(!decisionReason(*w.document()->graph(), w.document()->outcome().get(), primals1)
                      .contains(QStringLiteral("print as Sym")));
     }
+
+    /// Dropouts recomputed in checkpoint regions: the panel counts the RNG states the forward saves
+    /// for them on both sides (the log's decision was not compared before), and the dropout's reason
+    /// says how the backward replays it.
+    void recomputedRandomOpsShowTheirRngStates()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        QVERIFY(openPartitioned(w, "rng.log", QStringLiteral("0/0")));
+        const QString summary = w.partitionPanel()->summaryText();
+        QVERIFY2(summary.contains(QStringLiteral(" + 2 RNG states")), qPrintable(summary));
+        const QString reference = test::shownText(w.partitionPanel()->referenceLabel());
+        QVERIFY2(reference.contains(QStringLiteral("13 saved · 4.33 KiB + 2 RNG states — same saved set")),
+            qPrintable(reference));
+        const auto& graph = w.document()->graph()->graph;
+        const QString reason = decisionReason(
+            *w.document()->graph(), w.document()->outcome().get(), graph.find("native_dropout"));
+        QVERIFY2(reason.contains(QStringLiteral("saves the RNG state (4.94 KiB)")), qPrintable(reason));
+        // The dropout a policy saves draws once: no RNG state.
+        QVERIFY(!decisionReason(
+            *w.document()->graph(), w.document()->outcome().get(), graph.find("native_dropout_2"))
+                     .contains(QStringLiteral("RNG state")));
+    }
 };
 
 QTEST_MAIN(TestTraceGraphChooser)

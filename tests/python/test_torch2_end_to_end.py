@@ -83,6 +83,10 @@ def check_replay(result, plan, label):
     expected = [result["renamed"].get(n, n) for n in plan["saved_values"]]
     check(result["saved_values"] == expected, f"{label}: the compiled forward saves exactly the plan's values",
           f"{len(result['saved_values'])} saved, plan {len(plan['saved_values'])}")
+    rng_ops = plan.get("rng_state_ops", [])
+    check(result["saved_rng_states"] == len(rng_ops),
+          f"{label}: the plan's RNG states ({len(rng_ops)}: {', '.join(rng_ops) or 'none'}) are the ones "
+          "2.14 saves when it replays the plan", f"PyTorch saved {result['saved_rng_states']}")
     want = len(plan["saved_values"]) + result["saved_rng_states"]
     check(result["autograd_saved_tensors"] == [want],
           f"{label}: the compiled autograd function holds {want} tensors "

@@ -60,6 +60,13 @@ set_tests_properties(cli_trace_memory_plan_of_other_graph cli_trace_compare_plan
 # 18 parameters: 2.14 prints static_input_indices one index a line, which failed to read.
 remat_cli_test(trace_partition_blocks CODE 0 ARGS partition ${REMAT_TRACE}/blocks.log --rules torch-2.14
   STDOUT "122 nodes; min-cut, torch-2.14 rules\n.*recorded 23 saved values: identical\n")
+# Random ops recomputed in checkpoint regions: 2.14 saves their RNG states (rng_state_output_*), which
+# were taken for saved values the forward does not return ("not compared"); and the dead dropout
+# outside the regions, which DCE drops inside torch.compile, made us save one bias more.
+remat_cli_test(trace_partition_rng CODE 0 ARGS partition ${REMAT_TRACE}/rng.log --rules torch-2.14
+  STDOUT "saved       13 values, 4.3 KiB\n.*RNG states  2, 9.9 KiB: the backward recomputes the random ops native_dropout, native_dropout_1 and replays.*recorded 13 saved values and 2 RNG states: identical\n")
+remat_cli_test(trace_partition_rng_json CODE 0 ARGS partition ${REMAT_TRACE}/rng.log --rules torch-2.14 --json
+  STDOUT "\n \"rng_state_ops\": \\[\"native_dropout\", \"native_dropout_1\"\\],\n")
 # Under Inductor, PyTorch partitioned the graph after its joint-graph passes: info and partition say so.
 remat_cli_test(trace_info_inductor CODE 0 ARGS info ${REMAT_TRACE}/inductor.log
   STDOUT "  0/0 +187 +yes +yes, after Inductor's joint-graph passes\n")

@@ -12,6 +12,7 @@
 #include "model/node_text.h"
 #include "model/policy_names.h"
 #include "model/qt_strings.h"
+#include "partition/rng_states.h"
 
 namespace remat::ui {
 
@@ -98,6 +99,13 @@ QString decisionReason(const LoadedGraph& graph, const PartitionOutcome* outcome
         else
             parts << QObject::tr(
                 "Cheaper to recompute from saved values than to keep: its save edge is not in the cut.");
+        const auto& rng = outcome->rngStateOps;
+        if (std::find(rng.begin(), rng.end(), n) != rng.end())
+            parts << QObject::tr(
+                "A random op: the forward runs it through run_and_save_rng_state and saves the RNG state "
+                "(%1), and the backward replays it with that state (run_with_rng_state), so it draws the "
+                "same values.")
+                         .arg(formatBytes(kCpuRngStateBytes));
     }
     if (!outcome->referenceKey.isEmpty() && bool(f & Saved) != bool(f & ReferenceSaved)) {
         parts << ((f & Saved)
@@ -123,11 +131,20 @@ QString tagDescription(const LoadedGraph& graph, CheckpointPolicy inForce, bool 
         text += QObject::tr(" (from the file's meta[\"recompute\"])");
     if (outcome && outcome->ok() && !outcome->result->effectiveTags.empty()) {
         const auto effective = outcome->result->effectiveTags[static_cast<std::size_t>(n)];
-        if (effective != inForce)
+        // A getitem takes the user's tag of the op whose tuple it unpacks (effectiveTags).
+        const auto& tags = outcome->options.tags;
+        const auto fromOp = std::find_if(tags.begin(), tags.end(), [&](const auto& tag) {
+            return tag.second == effective && graph.graph.opOf(n).target == "_operator.getitem"
+                && std::find(graph.graph.node(n).inputs.begin(), graph.graph.node(n).inputs.end(), tag.first)
+                != graph.graph.node(n).inputs.end();
+        });
+        if (effective != inForce && !userSet && fromOp != tags.end())
+            text += QObject::tr("; %1 from your tag on %2, whose outputs it unpacks")
+                        .arg(QLatin1String(policyName(effective)), graph.label(fromOp->first).name);
+        else if (effective != inForce)
             text += QObject::tr("; the partitioner's clean-up passes made it %1")
                         .arg(QLatin1String(policyName(effective)));
     }
-    Q_UNUSED(graph);
     return text;
 }
 

@@ -15,6 +15,13 @@ QString symIntsText(std::size_t count)
     return count == 1 ? QObject::tr(" + 1 SymInt") : QObject::tr(" + %1 SymInts").arg(count);
 }
 
+QString rngStatesText(std::size_t count)
+{
+    if (count == 0)
+        return {};
+    return count == 1 ? QObject::tr(" + 1 RNG state") : QObject::tr(" + %1 RNG states").arg(count);
+}
+
 QString formatBytes(std::int64_t bytes)
 {
     static const char* const units[] = {"KiB", "MiB", "GiB", "TiB"};

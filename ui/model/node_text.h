@@ -14,6 +14,8 @@ QString formatBytes(std::int64_t bytes);
 
 /// " + 7 SymInts" after a saved count under dynamic shapes, else nothing.
 QString symIntsText(std::size_t count);
+/// " + 2 RNG states" (the states of recomputed random ops the forward saves), or "" for none.
+QString rngStatesText(std::size_t count);
 
 /// Short dtype names as compiler people write them: f32, bf16, i64, b8.
 QString shortDtypeName(Dtype dtype);

@@ -4,6 +4,7 @@
 #include "explain/recorded_comparison.h"
 #include "graph/error.h"
 #include "partition/partitioner.h"
+#include "partition/rng_states.h"
 
 #include <chrono>
 
@@ -63,9 +64,11 @@ void describePartition(PartitionOutcome& outcome, const LoadedGraph& loaded, std
             flags[i] |= CseMerged;
     }
 
+    outcome.rngStateOps = savedRngStateOps(graph, r);
     const auto comparison = compareWithRecorded(graph, r, budget, budgetVariant);
     if (!comparison)
         return;
+    outcome.referenceRngStates = comparison->recordedRngStates;
     outcome.referenceKey = QString::fromStdString(comparison->plan.key);
     for (const auto& name : comparison->plan.recorded->savedValues) {
         const NodeId n = graph.find(name);

@@ -41,6 +41,10 @@ struct PartitionOutcome {
     std::vector<NodeId> onlyReference; ///< saved by the reference, not by us
     std::vector<std::string> unknownReferenceNames; ///< recorded saved values the graph lacks
     std::int64_t referenceSavedBytes = 0;
+    /// Recomputed random ops whose RNG state the forward saves (savedRngStateOps), and how many
+    /// RNG states the reference saves.
+    std::vector<NodeId> rngStateOps;
+    std::size_t referenceRngStates = 0;
     double seconds = 0; ///< wall time of partitionGraph (of the budget plan)
     /// The memory-budget partitioner's plan and numbers; null for the other partitioners.
     std::shared_ptr<const BudgetOutcome> budget;

@@ -294,7 +294,7 @@ void PartitionPanel::onPartitionChanged()
               .arg(formatBytes(r.savedBytes))
               .arg(r.recomputed.size())
               .arg(r.banned.size())
-              .arg(symIntsText(r.savedSymNodes.size()));
+              .arg(symIntsText(r.savedSymNodes.size()) + rngStatesText(outcome->rngStateOps.size()));
     if (r.cutValue)
         summary += tr(" &nbsp;|&nbsp; cut %1").arg(*r.cutValue);
     if (r.options.config.activationOffloading) {
@@ -342,12 +342,14 @@ void PartitionPanel::onPartitionChanged()
             = tr("PyTorch %1 <code>%2</code>")
                   .arg(QString::fromStdString(graph->graph.recordedTorchVersion()), outcome->referenceKey);
         const RecordedPartition* ref = graph->graph.recordedPartition(outcome->referenceKey.toStdString());
-        const QString theirs = tr("%1 saved · %2%3")
-                                   .arg(ref->savedValues.size())
-                                   .arg(formatBytes(outcome->referenceSavedBytes))
-                                   .arg(symIntsText(ref->savedSymNodes.size()));
+        const QString theirs
+            = tr("%1 saved · %2%3")
+                  .arg(ref->savedValues.size())
+                  .arg(formatBytes(outcome->referenceSavedBytes))
+                  .arg(symIntsText(ref->savedSymNodes.size()) + rngStatesText(outcome->referenceRngStates));
+        const bool sameRngStates = outcome->rngStateOps.size() == outcome->referenceRngStates;
         if (outcome->onlyOurs.empty() && outcome->onlyReference.empty()
-            && outcome->unknownReferenceNames.empty()) {
+            && outcome->unknownReferenceNames.empty() && sameRngStates) {
             m_reference->setText(
                 tr("%1: %2 — <span style='color:#1a7f37'><b>same saved set</b></span>").arg(who, theirs));
         } else {
@@ -358,6 +360,10 @@ void PartitionPanel::onPartitionChanged()
                         static_cast<int>(outcome->unknownReferenceNames.size()))
                           .arg(
                               QString::fromStdString(outcome->unknownReferenceNames.front()).toHtmlEscaped());
+            if (!sameRngStates)
+                unknown += tr(", RNG states: %1 ours, %2 PyTorch's")
+                               .arg(outcome->rngStateOps.size())
+                               .arg(outcome->referenceRngStates);
             std::string note = rewrittenGraphNote(*ref);
             if (const std::string replaced
                 = replacedSymbolNote(graph->graph, outcome->onlyOurs, outcome->onlyReference);

@@ -31,6 +31,11 @@ aot_backward_graph per compiled graph), then keeps only the log file, renamed <s
                inputs, a guard in the view makes s85 == s8, and the log prints both as Sym(s8).
                2.14 binds the saved values' symbols from before that replacement too, so it saves
                primals_3 (s85), which the printed sizes do not call for.
+  rng:         random ops inside checkpoint regions: a dropout and an attention with dropout_p=0.1
+               (2.14 recomputes both and saves their RNG states, run_and_save_rng_state, so the
+               backward has rng_state_output_* inputs), an attention with dropout_p=0.0 (not a
+               random op for 2.14), a dropout a selective-checkpointing policy saves, and a dropout
+               outside any region (its mask is saved).
 """
 
 import functools
@@ -201,6 +206,41 @@ def replaced_symbol_loss():
     return causal_lm_loss
 
 
+def rng_model():
+    import torch
+    import torch.nn.functional as F
+    from torch.utils.checkpoint import CheckpointPolicy, checkpoint, create_selective_checkpoint_contexts
+
+    def save_dropout(ctx, op, *args, **kwargs):
+        if op == torch.ops.aten.native_dropout.default:
+            return CheckpointPolicy.MUST_SAVE
+        return CheckpointPolicy.PREFER_RECOMPUTE
+
+    class Attention(torch.nn.Module):
+        def __init__(self, width):
+            super().__init__()
+            self.qkv = torch.nn.Linear(width, 3 * width)
+            self.up = torch.nn.Linear(width, 2 * width)
+            self.down = torch.nn.Linear(2 * width, width)
+
+        def attend(self, x, p):
+            q, k, v = self.qkv(x).unflatten(-1, (3, 2, -1)).permute(2, 0, 3, 1, 4)
+            return F.scaled_dot_product_attention(q, k, v, dropout_p=p).transpose(1, 2).flatten(2) + x
+
+        def mlp(self, x):
+            return self.down(F.dropout(F.gelu(self.up(x)), 0.1, training=True)) + x
+
+        def forward(self, x):
+            x = checkpoint(self.attend, x, 0.1, use_reentrant=False)
+            x = checkpoint(self.attend, x, 0.0, use_reentrant=False)
+            x = checkpoint(self.mlp, x, use_reentrant=False)
+            context = functools.partial(create_selective_checkpoint_contexts, save_dropout)
+            x = checkpoint(self.mlp, x, use_reentrant=False, context_fn=context)
+            return torch.tanh(F.dropout(x, 0.2, training=True)).sum()
+
+    return Attention(8)
+
+
 SCENARIOS = {
     "graph_break": (graph_break_model, 8),
     "sac": (sac_model, 8),
@@ -211,6 +251,7 @@ SCENARIOS = {
     "symfloat": (symfloat_model, 8),
     "replaced_symbol": (replaced_symbol_loss, 10),
     "dynamic_budget": (dynamic_model, 4),
+    "rng": (rng_model, 8),
 }
 
 
@@ -254,7 +295,7 @@ def run_scenario(name):
             loss.backward()
         print(f"{name}: torch {torch.__version__}, loss {loss.item():.4f}")
         return
-    loss = step(torch.randn(4, width))
+    loss = step(torch.randn(2, 5, width) if name == "rng" else torch.randn(4, width))
     loss.backward()
     print(f"{name}: torch {torch.__version__}, loss {loss.item():.4f}")
 
