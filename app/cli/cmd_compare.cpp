@@ -142,6 +142,11 @@ void printComparison(
         printRow("SymInts", std::to_string(c.a.savedSymCount), std::to_string(c.b.savedSymCount),
             delta == 0 ? "±0" : (delta > 0 ? "+" : "") + std::to_string(delta), out);
     }
+    if (c.a.rngStateCount || c.b.rngStateCount) {
+        const int delta = c.b.rngStateCount - c.a.rngStateCount;
+        printRow("RNG states", std::to_string(c.a.rngStateCount), std::to_string(c.b.rngStateCount),
+            delta == 0 ? "±0" : (delta > 0 ? "+" : "") + std::to_string(delta), out);
+    }
     printRow("activations", formatBytes(c.a.activationBytes), formatBytes(c.b.activationBytes),
         formatBytesDelta(c.b.activationBytes - c.a.activationBytes), out);
     printRow("peak", formatBytes(c.a.peakBytes), formatBytes(c.b.peakBytes),

@@ -72,7 +72,10 @@ void printWhatIf(const JointGraph& graph, const WhatIf& w, std::ostream& out)
                 << " node takes no tag that changes it\n";
         return;
     }
-    out << pad("what if", kWidth) << "tagged " << checkpointPolicyName(*w.flipTag) << ": ";
+    out << pad("what if", kWidth) << "tagged " << checkpointPolicyName(*w.flipTag);
+    if (w.flipNode != w.node)
+        out << " on " << graph.node(w.flipNode).name << ", the op it unpacks (its own tag saves nothing)";
+    out << ": ";
     if (!w.feasible) {
         out << "no plan: " << w.error << "\n";
         return;

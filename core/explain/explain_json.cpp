@@ -52,6 +52,8 @@ void summary(Writer& w, const PlanSummary& s)
     w.Int(s.savedCount);
     w.Key("saved_sym_count");
     w.Int(s.savedSymCount);
+    w.Key("rng_state_count");
+    w.Int(s.rngStateCount);
     w.Key("recomputed_count");
     w.Int(s.recomputedCount);
     w.Key("banned_count");
@@ -68,6 +70,8 @@ void flip(Writer& w, const JointGraph& graph, const WhatIf& f)
     w.StartObject();
     w.Key("tag");
     string(w, checkpointPolicyName(*f.flipTag));
+    w.Key("tagged_node"); // the node itself, or the multi-output op a getitem unpacks
+    string(w, graph.node(f.flipNode).name);
     w.Key("feasible");
     w.Bool(f.feasible);
     if (!f.feasible) {

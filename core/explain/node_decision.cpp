@@ -149,6 +149,10 @@ std::string placementReason(const JointGraph& graph, const PartitionResult& r, N
         return "A forward value the forward's outputs do not need and the plan does not save: it runs once, "
                "in "
                "the backward.";
+    if (m.backward && !r.classes.requiredFw.empty() && r.classes.isUnclaimed(n))
+        return "Computed from forward values alone, and only the backward reads it (the forward's outputs "
+               "do not need it, so classify_nodes leaves it unclaimed): the plan does not save it, so it "
+               "runs once, in the backward.";
     if (m.backward)
         return "Part of the backward: it computes gradients from the tangents and saved values.";
     return "In neither graph: the partitioned program does not use it.";

@@ -9,6 +9,7 @@
 #include "partition/fw_bw_split.h"
 #include "partition/min_cut_preparation.h"
 #include "partition/partitioner.h"
+#include "partition/rng_states.h"
 
 #include <algorithm>
 #include <map>
@@ -137,6 +138,7 @@ PlanSummary PlanRunner::summarize(const PartitionResult& result) const
     s.runtimeUnit = m_runtimeUnit;
     s.savedCount = static_cast<int>(result.savedValues.size());
     s.savedSymCount = static_cast<int>(result.savedSymNodes.size());
+    s.rngStateCount = static_cast<int>(savedRngStateOps(*m_graph, result).size());
     s.recomputedCount = static_cast<int>(result.recomputed.size());
     s.bannedCount = static_cast<int>(result.banned.size());
     return s;

@@ -26,6 +26,7 @@ struct PlanSummary {
     std::string runtimeUnit; ///< the estimator's unit: "flops", "nodes" or "ms"
     int savedCount = 0;
     int savedSymCount = 0; ///< dynamic shapes: SymInts passed to the backward beside the saved values
+    int rngStateCount = 0; ///< RNG states the forward saves for random ops the backward replays
     int recomputedCount = 0;
     int bannedCount = 0;
 };

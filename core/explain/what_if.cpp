@@ -3,6 +3,8 @@
 
 #include "graph/error.h"
 
+#include <algorithm>
+
 namespace remat {
 namespace {
 
@@ -35,6 +37,19 @@ std::vector<NodeId> changedBetween(
     return changed;
 }
 
+/// The op whose tuple (or list) `node` unpacks, when `node` is such a getitem; else kNoNode.
+NodeId unpackedOp(const JointGraph& graph, NodeId node)
+{
+    const auto& args = graph.node(node).inputs;
+    if (graph.opOf(node).target != "_operator.getitem" || args.empty())
+        return kNoNode;
+    const Node& op = graph.node(args.front());
+    const bool multiOutput = op.op == NodeOp::CallFunction && !op.users.empty()
+        && std::all_of(op.users.begin(), op.users.end(),
+            [&](NodeId user) { return graph.opOf(user).target == "_operator.getitem"; });
+    return multiOutput ? args.front() : kNoNode;
+}
+
 } // namespace
 
 WhatIf whatIf(const PlanRunner& runner, const PlanRequest& base, NodeId node)
@@ -49,6 +64,7 @@ WhatIf whatIf(const PlanRunner& runner, const PlanRequest& base, NodeId node)
     w.decision = decisionOf(graph, before.result, node);
     w.reason = decisionReason(graph, before.result, node, before.budget ? &*before.budget : nullptr);
     w.flipTag = flipTagFor(w.decision);
+    w.flipNode = node;
     w.before = before.summary;
     w.after = before.summary;
     if (w.decision == NodeDecision::Banned) {
@@ -70,14 +86,30 @@ WhatIf whatIf(const PlanRunner& runner, const PlanRequest& base, NodeId node)
     }
     if (!w.flipTag)
         return w;
-    try {
-        const PlanRun after = runner.run(withTag(base, node, *w.flipTag));
-        w.after = after.summary;
-        w.changedNodes = changedBetween(graph, before.result, after.result, node);
-        w.flipped = decisionOf(graph, after.result, node) != w.decision;
-    } catch (const Error& e) {
-        w.feasible = false;
-        w.error = e.what();
+    const auto tryFlip = [&](NodeId tagged) {
+        try {
+            const PlanRun after = runner.run(withTag(base, tagged, *w.flipTag));
+            w.after = after.summary;
+            w.changedNodes = changedBetween(graph, before.result, after.result, node);
+            w.flipped = decisionOf(graph, after.result, node) != w.decision;
+            w.feasible = true;
+            w.error.clear();
+        } catch (const Error& e) {
+            w.feasible = false;
+            w.error = e.what();
+        }
+    };
+    tryFlip(node);
+    // 2.14's should_ban_recomputation skips getitems before it reads MUST_SAVE, so a getitem is
+    // saved for sure only through the op it unpacks, as a checkpoint policy tags them.
+    const NodeId op = unpackedOp(graph, node);
+    if (!w.flipped && *w.flipTag == CheckpointPolicy::MustSave && op != kNoNode) {
+        WhatIf ownTagOnly = w;
+        tryFlip(op);
+        if (w.feasible && w.flipped)
+            w.flipNode = op;
+        else
+            w = std::move(ownTagOnly);
     }
     return w;
 }

@@ -17,6 +17,9 @@ struct WhatIf {
     NodeDecision decision = NodeDecision::Forward;
     std::string reason; ///< why it is decided so (and, when it cannot flip, why not)
     std::optional<CheckpointPolicy> flipTag; ///< nullopt: banned, an input, forward or backward only
+    /// The node the flip tags: `node`, or for a getitem that its own MUST_SAVE does not save, the
+    /// multi-output op it unpacks (PyTorch's min-cut bans a getitem only through its op's tag).
+    NodeId flipNode = kNoNode;
     bool feasible = true; ///< false: the flipped plan failed, `error` says why
     std::string error;
     PlanSummary before; ///< deltas are after - before

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "io/printed_placement.h"
 #include "io/printed_reader.h"
 
 #include <algorithm>
@@ -296,6 +297,8 @@ JointGraph PrintedGraphReader::finish()
     }
     m_builder.setSource(std::move(source));
     m_builder.setFilePath(m_file);
+    if (tangents > 0)
+        inferPartitionerTags(m_nodes, m_builder);
     try {
         for (Node& node : m_nodes)
             m_builder.addNode(std::move(node));

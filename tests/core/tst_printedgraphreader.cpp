@@ -147,6 +147,7 @@ private slots:
     void sameJointFromEveryLogFormat();
     void checkpointTags();
     void selectiveCheckpoint();
+    void placementFromTangentsAndMarks();
     void forwardGraphs_data();
     void forwardGraphs();
     void literals_data();
@@ -312,6 +313,27 @@ void TestPrintedGraphReader::checkpointTags()
     QVERIFY(q(nodeNamed(g, "cos").meta.source->stackTrace)
                 .startsWith(QStringLiteral("File: /tmp/test_ac.py:14 in fn")));
     QCOMPARE(metaText(nodeNamed(g, "permute").tensor()), QStringLiteral("float32[4, 4][1, 4]cpu"));
+}
+
+// Where each node was traced (meta["partitioner_tag"], not printed): the forward ends before the
+// first node that reads a tangent or carries 2.14's "Backward of forward node" mark. This older
+// print has no marks, so the tangents alone decide; past that point a node with neither stays
+// untagged, as the input mutations at the end of a joint graph must.
+void TestPrintedGraphReader::placementFromTangentsAndMarks()
+{
+    const JointGraph g
+        = readPrintedGraphFile(dataFile(QStringLiteral("handwritten/checkpoint_tags.tlparse.txt")));
+    for (const char* name : {"primals_1", "primals_2", "sin", "mm", "sigmoid", "detach"})
+        QCOMPARE(nodeNamed(g, name).meta.partitionerTag, PartitionerTag::IsForward);
+    for (const char* name : {"tangents_1", "sigmoid_backward", "mm_1", "mm_2", "mul"})
+        QCOMPARE(nodeNamed(g, name).meta.partitionerTag, PartitionerTag::IsBackward);
+    // These come after the first tangent reader, read no tangent and have no mark.
+    for (const char* name : {"permute", "permute_1", "cos"})
+        QCOMPARE(nodeNamed(g, name).meta.partitionerTag, PartitionerTag::None);
+
+    const JointGraph forward = readPrintedGraphFile(dataFile(QStringLiteral("mlp_relu_fw.torch113.txt")));
+    for (const Node& node : forward.nodes())
+        QCOMPARE(node.meta.partitionerTag, PartitionerTag::None);
 }
 
 void TestPrintedGraphReader::selectiveCheckpoint()

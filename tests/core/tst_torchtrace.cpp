@@ -108,6 +108,7 @@ private slots:
     void decisionMatchesOurPartitioner_data();
     void decisionMatchesOurPartitioner();
     void minCutInformation();
+    void defaultPartitionSavesWhereEachNodeWasTraced();
     void dynamicShapesTakeTheLogsExampleValues();
     void aGraphRewrittenAfterLoggingOpensWithoutTheDecision();
     void aPlaceholderWhoseSymbolWasReplacedIsExplained();
@@ -252,6 +253,9 @@ void TestTorchTrace::decisionMatchesOurPartitioner_data()
     // so the backward does not pull in the bias (primals_7) its input needs: 13 saved, not 14.
     QTest::addRow("rng") << "rng.log"
                          << "0/0";
+    // The running statistics' copy_ nodes at the end are input mutations that stay in the forward.
+    QTest::addRow("batchnorm") << "batchnorm.log"
+                               << "0/0";
 }
 
 // Our min-cut under 2.14's rules reaches the decision 2.14 logged (the CLI's comparison). In 1/0
@@ -282,6 +286,36 @@ void TestTorchTrace::decisionMatchesOurPartitioner()
     QVERIFY(!findRecordedPlan(g, options));
     QVERIFY(
         missingRecordedPlanMessage(g, options).find("torch-2.14 rules, not torch-1.13") != std::string::npos);
+}
+
+// default_partition.log was partitioned by 2.14's default_partition (the log files it under
+// min_cut: it does not name the partitioner). That partition saves by where each node was traced,
+// a tag the printed graph leaves out: the reader infers it from the tangents and the "Backward of
+// forward node" marks, so our default partition saves the same 23 values. Without the tags every
+// node counted as backward, and it saved the 19 graph inputs the backward reads.
+void TestTorchTrace::defaultPartitionSavesWhereEachNodeWasTraced()
+{
+    const JointGraph g = trace::loadTracedGraph(logFile("default_partition.log"), "0/0");
+    const RecordedPartition* recorded = g.recordedPartition("min_cut");
+    QVERIFY(recorded);
+    QCOMPARE(recorded->savedValues.size(), std::size_t(23));
+    PartitionOptions options;
+    options.rules = RuleSet::Torch214;
+    options.partitioner = PartitionerKind::Default;
+    const PartitionResult ours = partitionGraph(g, options);
+    std::vector<std::string> names;
+    for (NodeId n : ours.savedValues)
+        names.push_back(g.node(n).name);
+    QCOMPARE(joined(names, true), joined(recorded->savedValues, true));
+    QVERIFY(ours.savedSymNodes.empty() && recorded->savedSymNodes.empty());
+
+    const auto tagOf = [&](const char* name) { return g.node(g.find(name)).meta.partitionerTag; };
+    QCOMPARE(tagOf("primals_1"), PartitionerTag::IsForward);
+    QCOMPARE(tagOf("tangents_1"), PartitionerTag::IsBackward);
+    QCOMPARE(tagOf("mean"), PartitionerTag::IsForward); // the loss: the forward's last node
+    QCOMPARE(tagOf("expand"), PartitionerTag::IsBackward); // the first to read a tangent
+    QCOMPARE(tagOf("pow_2"), PartitionerTag::IsBackward); // marked, reads no tangent
+    QCOMPARE(tagOf("t_6"), PartitionerTag::IsBackward);
 }
 
 // Under dynamic shapes 2.14 sizes values with the symbols' example values (optimization_hint); the

@@ -6,6 +6,7 @@
 #include "explain/explain_json.h"
 #include "explain/what_if.h"
 #include "explain_test_support.h"
+#include "io/torch_trace.h"
 #include "partition/partitioner.h"
 
 #include <QJsonArray>
@@ -73,7 +74,7 @@ void checkFlip(const JointGraph& graph, const PlanRequest& base, const WhatIf& w
     }
     const PlanRunner fresh(graph, BudgetOptions {});
     const PlanRun before = fresh.run(base);
-    const PlanRun after = fresh.run(withTag(base, w.node, *w.flipTag));
+    const PlanRun after = fresh.run(withTag(base, w.flipNode, *w.flipTag));
     QCOMPARE(w.before.savedBytes, before.summary.savedBytes);
     QCOMPARE(w.after.savedBytes - w.before.savedBytes, after.summary.savedBytes - before.summary.savedBytes);
     QCOMPARE(w.after.peakBytes - w.before.peakBytes, after.summary.peakBytes - before.summary.peakBytes);
@@ -187,13 +188,44 @@ private slots:
             } else {
                 // The newest rules ban a MUST_SAVE node from recomputation, which saves it or, when the
                 // backward reads only values computed from it, those; they never ban views or getitems,
-                // so there the tag changes nothing.
+                // so there the tag changes nothing (a getitem of a tuple op flips through its op).
                 checkFlip(
                     graph, base, w, {NodeDecision::Saved, NodeDecision::Banned, NodeDecision::Recomputed});
             }
             saved += w.feasible && w.flipped ? 1 : 0;
         }
         QVERIFY2(saved > 0, "no sampled node changed its decision");
+    }
+
+    /// A getitem that a checkpoint region recomputes: 2.14's min-cut ignores its own MUST_SAVE (its
+    /// should_ban_recomputation skips getitems; run in the chroot, tagging native_dropout's getitems
+    /// alone kept the saved set, tagging the op saved the mask), so the flip tags the op it unpacks.
+    void recomputedGetitemFlipsThroughTheOpItUnpacks()
+    {
+        const JointGraph graph
+            = trace::loadTracedGraph(std::string(REMAT_TEST_DATA_DIR "/torch_trace/rng.log"), "0/0");
+        PlanRequest base;
+        base.options.rules = RuleSet::Newest;
+        const PlanRunner runner(graph, BudgetOptions {});
+        const NodeId value = graph.find("getitem_4");
+        const NodeId dropout = graph.find("native_dropout_1");
+        QCOMPARE(decisionOf(graph, runner.run(base).result, value), NodeDecision::Recomputed);
+
+        const PlanRun ownTag = runner.run(withTag(base, value, CheckpointPolicy::MustSave));
+        QCOMPARE(decisionOf(graph, ownTag.result, value), NodeDecision::Recomputed);
+
+        const WhatIf w = whatIf(runner, base, value);
+        QCOMPARE(w.flipNode, dropout);
+        QCOMPARE(*w.flipTag, CheckpointPolicy::MustSave);
+        QVERIFY(w.flipped);
+        checkFlip(graph, base, w, {NodeDecision::Saved});
+        QVERIFY(std::binary_search(w.changedNodes.begin(), w.changedNodes.end(), graph.find("getitem_5")));
+        const QJsonObject flip = parseStrictly(whatIfToJson(graph, w, std::nullopt)).value("flip").toObject();
+        QCOMPARE(flip.value("tagged_node").toString(), QStringLiteral("native_dropout_1"));
+
+        // A node that is not a getitem keeps the flip on itself.
+        const WhatIf op = whatIf(runner, base, dropout);
+        QCOMPARE(op.flipNode, dropout);
     }
 
     void bannedFlipOnlyWhereTheTagTakesAndInputsNever()

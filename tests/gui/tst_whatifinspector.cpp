@@ -69,6 +69,33 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(idle(w) && w.document()->outcome()->result->isSaved(relu), kTimeoutMs);
     }
 
+    /// A getitem the checkpoint region recomputes flips through the op it unpacks: PyTorch's
+    /// min-cut ignores a getitem's own MUST_SAVE. Apply tags that op, and the getitem is saved.
+    void recomputedGetitemAppliesItsOpsTag()
+    {
+        MainWindow w;
+        QVERIFY(openAndWait(w, QStringLiteral(REMAT_TEST_DATA_DIR "/torch_trace/rng.log")));
+        const JointGraph& graph = w.document()->graph()->graph;
+        const NodeId value = graph.find("getitem_4");
+        const NodeId dropout = graph.find("native_dropout_1");
+        QVERIFY(value != kNoNode && dropout != kNoNode);
+        QVERIFY(!w.document()->outcome()->result->isSaved(value));
+
+        NodeInspector* inspector = w.inspector();
+        w.selection()->selectNode(value, NodeSelection::Origin::Program);
+        QTRY_VERIFY_WITH_TIMEOUT(inspector->analysis() && inspector->analysis()->node == value, kTimeoutMs);
+        QCOMPARE(inspector->analysis()->whatIf.flipNode, dropout);
+        const QString text = inspector->toPlainText();
+        QVERIFY2(text.contains(QStringLiteral("Tag native_dropout_1, the op it unpacks, MUST_SAVE")),
+            qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("Apply: tag native_dropout_1 MUST_SAVE")), qPrintable(text));
+
+        inspector->applyFlip();
+        QTRY_VERIFY_WITH_TIMEOUT(idle(w) && w.document()->outcome()->result->isSaved(value), kTimeoutMs);
+        QCOMPARE(w.document()->userOverride(dropout), std::optional(CheckpointPolicy::MustSave));
+        QCOMPARE(w.document()->userOverride(value), std::optional<CheckpointPolicy>());
+    }
+
     /// A graph that cannot be partitioned (torch 1.13 prints no tensor sizes) says why once, as
     /// the node's decision; the what-if said the same long sentence again.
     void aGraphThatDoesNotPartitionSaysSoOnce()

@@ -98,3 +98,15 @@ remat_cli_test(trace_compare_budget_dynamic CODE 0 ARGS compare ${REMAT_TRACE}/d
   STDOUT "SymInts +4 +4 +±0\n.*in both +9\n")
 remat_cli_test(trace_pareto_dynamic CODE 0 ARGS pareto ${REMAT_TRACE}/dynamic_budget.log --graph 0/1
   STDOUT "recorded plans at the same settings:\n.*\n0.5 +1.2 KiB .* saves the same\n")
+# A getitem recomputed with its dropout: 2.14's min-cut ignores a getitem's own MUST_SAVE, so the
+# what-if tags the op it unpacks; the mask it leaves to the backward is a forward value unclaimed.
+remat_cli_test(trace_explain_getitem_flips_its_op CODE 0 ARGS explain ${REMAT_TRACE}/rng.log getitem_4 --rules torch-2.14
+  STDOUT "what if     tagged MUST_SAVE on native_dropout_1, the op it unpacks \\(its own tag saves nothing\\): saved \\+800 B")
+remat_cli_test(trace_explain_getitem_flips_its_op_json CODE 0 ARGS explain ${REMAT_TRACE}/rng.log getitem_4 --rules torch-2.14 --json
+  STDOUT "\"tag\": \"MUST_SAVE\",\n  \"tagged_node\": \"native_dropout_1\",\n  \"feasible\": true,\n  \"flipped\": true,")
+remat_cli_test(trace_explain_unclaimed_mask CODE 0 ARGS explain ${REMAT_TRACE}/rng.log getitem_5 --rules torch-2.14
+  STDOUT "reason      Computed from forward values alone, and only the backward reads it \\(the forward's outputs do not need it, so classify_nodes leaves it unclaimed\\)")
+# A log partitioned by 2.14's default_partition (filed under min_cut: the log does not name the
+# partitioner): our default partition, placed by where each node was traced, saves the same values.
+remat_cli_test(trace_default_partition_as_pytorch CODE 0 ARGS compare ${REMAT_TRACE}/default_partition.log pytorch default --rules torch-2.14
+  STDOUT "saved        23 \\(14.7 KiB\\)           23 \\(14.7 KiB\\)           ±0 B\n.*only in A    0\nonly in B    0\nin both      23\n")

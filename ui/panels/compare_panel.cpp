@@ -174,8 +174,10 @@ QString ComparePanel::summaryText() const
               .arg(c.onlyInA.size())
               .arg(c.onlyInB.size())
               .arg(c.inBoth.size())
-              .arg(symIntsText(static_cast<std::size_t>(c.a.savedSymCount)),
-                  symIntsText(static_cast<std::size_t>(c.b.savedSymCount)));
+              .arg(symIntsText(static_cast<std::size_t>(c.a.savedSymCount))
+                      + rngStatesText(static_cast<std::size_t>(c.a.rngStateCount)),
+                  symIntsText(static_cast<std::size_t>(c.b.savedSymCount))
+                      + rngStatesText(static_cast<std::size_t>(c.b.rngStateCount)));
     if (c.onlyInA.empty() && c.onlyInB.empty())
         text += tr("<br><b>Both plans save the same values.</b>");
     if (const std::string note = replacedSymbolNote(m_document->graph()->graph, c.onlyInA, c.onlyInB);

@@ -114,7 +114,7 @@ void NodeInspector::applyFlip()
 {
     if (!m_analysis || !m_analysis->whatIf.flipTag)
         return;
-    m_document->tagNodes({m_analysis->node}, *m_analysis->whatIf.flipTag);
+    m_document->tagNodes({m_analysis->whatIf.flipNode}, *m_analysis->whatIf.flipTag);
 }
 
 } // namespace remat::ui

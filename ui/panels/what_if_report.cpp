@@ -70,8 +70,15 @@ QString flipSection(const LoadedGraph& graph, const NodeAnalysis& a)
     if (w.decision == NodeDecision::Banned)
         html += tr("<p>It is %1, but a MUST_RECOMPUTE tag lifts the ban.</p>")
                     .arg(glossary(QStringLiteral("banned"), tr("banned")));
-    html += tr("<p>Tag it <b>%1</b>%2:</p>")
-                .arg(tag, w.flipped ? QString() : tr(" (its own decision would not change)"));
+    const bool tagsItsOp = w.flipNode != w.node;
+    const QString opName = tagsItsOp ? graph.label(w.flipNode).name.toHtmlEscaped() : QString();
+    if (tagsItsOp)
+        html += tr("<p>Tag <b>%1</b>, the op it unpacks, <b>%2</b> (in PyTorch's min-cut a getitem's own "
+                   "MUST_SAVE tag saves nothing; the op's tag reaches its getitems):</p>")
+                    .arg(opName, tag);
+    else
+        html += tr("<p>Tag it <b>%1</b>%2:</p>")
+                    .arg(tag, w.flipped ? QString() : tr(" (its own decision would not change)"));
     html += QStringLiteral("<table>");
     html += deltaRow(tr("saved bytes"),
         formatBytesDelta(w.after.savedBytes - w.before.savedBytes)
@@ -97,8 +104,8 @@ QString flipSection(const LoadedGraph& graph, const NodeAnalysis& a)
                     .arg(names.join(QStringLiteral(", ")));
     }
     html += tr(
-        "<p><a href='apply:'><b>Apply: tag it %1</b></a> &nbsp;(undo with Ctrl+Z) · computed in %2 ms</p>")
-                .arg(tag)
+        "<p><a href='apply:'><b>Apply: tag %1 %2</b></a> &nbsp;(undo with Ctrl+Z) · computed in %3 ms</p>")
+                .arg(tagsItsOp ? opName : tr("it"), tag)
                 .arg(a.seconds * 1000, 0, 'f', 0);
     return html;
 }

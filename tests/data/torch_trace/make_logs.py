@@ -31,6 +31,13 @@ aot_backward_graph per compiled graph), then keeps only the log file, renamed <s
                inputs, a guard in the view makes s85 == s8, and the log prints both as Sym(s8).
                2.14 binds the saved values' symbols from before that replacement too, so it saves
                primals_3 (s85), which the printed sizes do not call for.
+  default_partition: the blocks model under a backend that partitions with 2.14's default_partition
+               (aot_autograd with partition_fn=default_partition): it saves by where each node was
+               traced (meta["partitioner_tag"], which the printed joint graph does not show). The log
+               does not name the partitioner either.
+  batchnorm:   a Conv2d, BatchNorm2d and Linear model in training mode: the joint graph ends with
+               the copy_ nodes that write the running statistics back to the buffers (input
+               mutations, tagged must_be_in_forward and printed without a stack trace).
   rng:         random ops inside checkpoint regions: a dropout and an attention with dropout_p=0.1
                (2.14 recomputes both and saves their RNG states, run_and_save_rng_state, so the
                backward has rng_state_output_* inputs), an attention with dropout_p=0.0 (not a
@@ -206,6 +213,18 @@ def replaced_symbol_loss():
     return causal_lm_loss
 
 
+def batchnorm_model():
+    import torch
+
+    return torch.nn.Sequential(
+        torch.nn.Conv2d(3, 8, 3, padding=1),
+        torch.nn.BatchNorm2d(8),
+        torch.nn.ReLU(),
+        torch.nn.Flatten(),
+        torch.nn.Linear(8 * 6 * 6, 4),
+    )
+
+
 def rng_model():
     import torch
     import torch.nn.functional as F
@@ -252,6 +271,8 @@ SCENARIOS = {
     "replaced_symbol": (replaced_symbol_loss, 10),
     "dynamic_budget": (dynamic_model, 4),
     "rng": (rng_model, 8),
+    "default_partition": (blocks_model, 16),
+    "batchnorm": (batchnorm_model, 6),
 }
 
 
@@ -288,11 +309,30 @@ def run_scenario(name):
             loss.backward()
         print(f"{name}: torch {torch.__version__}, loss {loss.item():.4f}")
         return
+    if name == "default_partition":
+        from functorch.compile import default_partition, make_boxed_func
+        from torch._dynamo.backends.common import aot_autograd
+
+        def keep(gm, _):
+            return make_boxed_func(gm.forward)
+
+        step = torch.compile(
+            model, backend=aot_autograd(fw_compiler=keep, bw_compiler=keep, partition_fn=default_partition)
+        )
+        loss = step(torch.randn(4, width))
+        loss.backward()
+        print(f"{name}: torch {torch.__version__}, loss {loss.item():.4f}")
+        return
     step = torch.compile(model, backend="aot_eager")
     if name in ("dynamic", "dynamic_budget"):
         for batch, length in ((2, 9), (3, 13), (5, 21)):
             loss = step(torch.randn(batch, width, length))
             loss.backward()
+        print(f"{name}: torch {torch.__version__}, loss {loss.item():.4f}")
+        return
+    if name == "batchnorm":
+        loss = step(torch.randn(2, 3, width, width)).pow(2).mean()
+        loss.backward()
         print(f"{name}: torch {torch.__version__}, loss {loss.item():.4f}")
         return
     loss = step(torch.randn(2, 5, width) if name == "rng" else torch.randn(4, width))
