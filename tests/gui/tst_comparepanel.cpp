@@ -179,6 +179,21 @@ private Q_SLOTS:
         QCOMPARE(panel->table()->topLevelItem(0)->text(1), QStringLiteral("B only"));
     }
 
+    /// Random ops the backward replays: each plan's RNG states show beside its saved values.
+    void eachPlansRngStatesShow()
+    {
+        MainWindow w;
+        QVERIFY(openAndWait(w, QStringLiteral(REMAT_TEST_DATA_DIR "/torch_trace/rng.log")));
+        showDock(w);
+        ComparePanel* panel = w.comparePanel();
+        QVERIFY(comparedWithPyTorch(w));
+        QCOMPARE(panel->pair()->error, QString());
+        const QString summary = panel->summaryText();
+        QVERIFY2(
+            summary.count(QStringLiteral("13 saved (4.33 KiB) + 2 RNG states")) == 2, qPrintable(summary));
+        QVERIFY2(summary.contains(QStringLiteral("Both plans save the same values")), qPrintable(summary));
+    }
+
     /// The Compare tab behind the Inspector's is not on screen, though Qt calls its widget
     /// visible: a comparison made then must not recolour the canvas (it did, unasked, on opening).
     void aComparisonBehindAnotherTabLeavesTheCanvasAlone()

@@ -110,3 +110,5 @@ remat_cli_test(trace_explain_unclaimed_mask CODE 0 ARGS explain ${REMAT_TRACE}/r
 # partitioner): our default partition, placed by where each node was traced, saves the same values.
 remat_cli_test(trace_default_partition_as_pytorch CODE 0 ARGS compare ${REMAT_TRACE}/default_partition.log pytorch default --rules torch-2.14
   STDOUT "saved        23 \\(14.7 KiB\\)           23 \\(14.7 KiB\\)           ±0 B\n.*only in A    0\nonly in B    0\nin both      23\n")
+remat_cli_test(trace_compare_rng_states CODE 0 ARGS compare ${REMAT_TRACE}/rng.log min-cut default --rules torch-2.14 --tag native_dropout=MUST_SAVE
+  STDOUT "\nRNG states   1                       1                       ±0\n")
