@@ -3,6 +3,7 @@
 
 #include "graph/error.h"
 #include "partition/activation_offloading.h"
+#include "partition/partitioner.h"
 
 namespace remat {
 
@@ -20,7 +21,7 @@ BudgetSession::BudgetSession(const JointGraph& graph, PartitionOptions options, 
     , m_simulator(m_prepared.graph(), m_storages)
 {
     if (graph.kind() == GraphKind::Forward)
-        throw Error(graph.filePath() + ": a forward-only graph has no backward to partition");
+        throw Error(forwardOnlyMessage(graph));
     if (!m_prepared.hasBackward())
         throw Error(graph.filePath() + ": the graph has no backward, so there is no activation memory to trade");
     m_cost.assign(graph.size(), 0.0);

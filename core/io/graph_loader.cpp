@@ -58,7 +58,31 @@ JointGraph load(const std::string& text, const std::string& fileName, const std:
 bool looksLikeJson(const std::string& text)
 {
     const std::size_t i = firstNonBlank(text);
-    return i < text.size() && (text[i] == '{' || text[i] == '[');
+    if (i >= text.size() || (text[i] != '{' && text[i] != '['))
+        return false;
+    if (text[i] == '{')
+        return true;
+    // A '[' also starts many log lines captured from stderr ("[transformers] ...", "[W1127 ...",
+    // "[rank0]:", 2.1's "[2023-10-12 11:04:05,419] [0/0] ..."): JSON only if a value follows.
+    std::string_view rest = std::string_view(text).substr(i + 1);
+    rest.remove_prefix(firstNonBlank(rest));
+    if (rest.empty() || std::string_view("{[]\"").find(rest.front()) != std::string_view::npos)
+        return true;
+    const auto endsValue = [](std::string_view after) {
+        const std::size_t k = firstNonBlank(after);
+        return k == after.size() || after[k] == ',' || after[k] == ']';
+    };
+    for (std::string_view literal : {"true", "false", "null"}) {
+        if (rest.starts_with(literal))
+            return endsValue(rest.substr(literal.size()));
+    }
+    std::size_t n = rest.front() == '-' ? 1 : 0;
+    const std::size_t digits = n;
+    while (n < rest.size()
+        && ((rest[n] >= '0' && rest[n] <= '9') || rest[n] == '.' || rest[n] == 'e' || rest[n] == 'E'
+            || ((rest[n] == '+' || rest[n] == '-') && (rest[n - 1] == 'e' || rest[n - 1] == 'E'))))
+        ++n;
+    return n > digits && endsValue(rest.substr(n));
 }
 
 JointGraph loadGraphText(const std::string& text, const std::string& fileName, const std::string& traceGraph)

@@ -20,7 +20,8 @@ JointGraph loadGraphFile(const std::string& path, const std::string& traceGraph 
 JointGraph loadGraphText(
     const std::string& text, const std::string& fileName, const std::string& traceGraph = {});
 
-/// True when `text` looks like JSON to loadGraphText (first non-blank character is `{` or `[`).
+/// True when `text` looks like JSON to loadGraphText: it starts with `{`, or with `[` and a JSON value
+/// (not a log line such as "[transformers] ..." or "[2023-10-12 11:04:05,419] ...").
 bool looksLikeJson(const std::string& text);
 
 } // namespace remat

@@ -86,7 +86,7 @@ void PrintedGraphReader::defineNode(const std::string& name, const std::optional
     } catch (const LocatedError&) {
         throw;
     } catch (const Error& e) {
-        fail(line, "node '" + name + "': " + e.what());
+        fail(line, "node '" + name + "': " + e.what() + partitionedGraphHint());
     }
     node.meta = m_meta;
     addNode(std::move(node), line, annotated);
@@ -247,6 +247,17 @@ void PrintedGraphReader::fillTupleValues()
             tuple.values.resize(i + 1);
         tuple.values[i] = node.values.front();
     }
+}
+
+std::string PrintedGraphReader::partitionedGraphHint() const
+{
+    const bool partitioned
+        = m_graph.title.starts_with("Forward graph") || m_graph.title.starts_with("Backward graph");
+    if (!partitioned)
+        return {};
+    return " (the file holds no joint graph, and this " + m_graph.title
+        + " is one PyTorch printed after partitioning, with TORCH_LOGS=aot_graphs: print the joint graph too"
+          " with TORCH_LOGS=aot_joint_graph, or open a TORCH_TRACE log)";
 }
 
 JointGraph PrintedGraphReader::finish()

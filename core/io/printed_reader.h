@@ -78,6 +78,8 @@ private:
     OpId internOp(std::string_view target);
     ArgWriter writer(std::string_view code);
     std::string unknownName(std::string_view name) const;
+    /// For a graph TORCH_LOGS=aot_graphs printed after partitioning: where the joint graph is.
+    std::string partitionedGraphHint() const;
     JointGraph finish();
 
     const GraphText& m_graph;

@@ -26,11 +26,22 @@ void applyActivationOffloading(const JointGraph& graph, const OpCategories& ops,
 
 } // namespace
 
+std::string forwardOnlyMessage(const JointGraph& graph)
+{
+    std::string message = graph.filePath() + ": a forward-only graph has no backward to partition";
+    if (graph.source().producer.find("TORCH_LOGS: Forward graph") != std::string::npos)
+        message
+            += " (this is the forward graph PyTorch printed after partitioning, with TORCH_LOGS=aot_graphs;"
+               " the file holds no joint graph: print it too with TORCH_LOGS=aot_joint_graph, or open a"
+               " TORCH_TRACE log)";
+    return message;
+}
+
 PartitionResult partitionGraph(const JointGraph& graph, const PartitionOptions& options)
 {
     const auto start = std::chrono::steady_clock::now();
     if (graph.kind() == GraphKind::Forward)
-        throw Error(graph.filePath() + ": a forward-only graph has no backward to partition");
+        throw Error(forwardOnlyMessage(graph));
     if (!graph.sizesKnown())
         throw Error(graph.filePath() + ": the graph carries no tensor sizes (torch 1.13 prints none), so it "
                                        "cannot be partitioned; export it as JSON with samples/export_joint_graph.py");

@@ -12,4 +12,8 @@ namespace remat {
 /// Throws remat::Error when the graph cannot be partitioned (the message says why).
 PartitionResult partitionGraph(const JointGraph& graph, const PartitionOptions& options);
 
+/// Why a forward-only graph cannot be partitioned, with where its joint graph is when PyTorch
+/// printed it after partitioning (TORCH_LOGS=aot_graphs).
+std::string forwardOnlyMessage(const JointGraph& graph);
+
 } // namespace remat

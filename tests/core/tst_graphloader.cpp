@@ -52,6 +52,19 @@ void TestGraphLoader::sniffsContent_data()
     QTest::addRow("print_readable") << "class GraphModule(torch.nn.Module):\n" << false;
     QTest::addRow("log") << "I0614 10:22:13.456000 1 x.py:2] TRACED GRAPH\n" << false;
     QTest::addRow("list") << "[1, 2]" << true; // the JSON reader then says it is not an object
+    QTest::addRow("empty list") << "[ ]" << true;
+    QTest::addRow("list of objects") << "[\n  {\"a\": 1}]" << true;
+    QTest::addRow("list of strings") << "[\"x\"]" << true;
+    QTest::addRow("list of literals") << "[true, null]" << true;
+    QTest::addRow("negative number") << "[-1.5e3]" << true;
+    QTest::addRow("truncated list") << "[" << true;
+    // stderr captured with TORCH_LOGS: a '[' that starts a log line, not a JSON list.
+    QTest::addRow("library warning") << "[transformers] `use_cache=True` is incompatible\n" << false;
+    QTest::addRow("glog line") << "[W1127 23:21:13.5 init.cpp:9] Warning\n" << false;
+    QTest::addRow("rank prefix") << "[rank0]: I1127 23:21:13.5 1 x.py:2] TRACED GRAPH\n" << false;
+    QTest::addRow("torch 2.1 log line") << "[2023-10-12 11:04:05,419] [0/0] torch._functorch: TRACED GRAPH\n"
+                                        << false;
+    QTest::addRow("true-like word") << "[trueish] x\n" << false;
     QTest::addRow("empty") << "" << false;
 }
 

@@ -3,6 +3,7 @@
 #include "io/file_text.h"
 #include "io/joint_graph_reader.h"
 #include "io/printed_graph_reader.h"
+#include "partition/partitioner.h"
 
 #include <QDir>
 #include <QRegularExpression>
@@ -148,6 +149,7 @@ private slots:
     void checkpointTags();
     void selectiveCheckpoint();
     void placementFromTangentsAndMarks();
+    void partitionedGraphsPointToTheJointGraph();
     void forwardGraphs_data();
     void forwardGraphs();
     void literals_data();
@@ -334,6 +336,28 @@ void TestPrintedGraphReader::placementFromTangentsAndMarks()
     const JointGraph forward = readPrintedGraphFile(dataFile(QStringLiteral("mlp_relu_fw.torch113.txt")));
     for (const Node& node : forward.nodes())
         QCOMPARE(node.meta.partitionerTag, PartitionerTag::None);
+}
+
+// TORCH_LOGS=aot_graphs alone prints the forward and backward graphs PyTorch partitioned, not the
+// joint graph: the forward one opens, and partitioning it says where the joint graph would be.
+void TestPrintedGraphReader::partitionedGraphsPointToTheJointGraph()
+{
+    const std::string log = readFileText(dataFile(QStringLiteral("handwritten/aot_graphs.torch_logs.log")));
+    // From the TRACED GRAPH line above the forward graph's header.
+    const std::size_t header = log.rfind('\n', log.find("===== Forward graph 0"));
+    const JointGraph g = readPrintedGraphText(log.substr(log.rfind('\n', header - 1) + 1), "aot_graphs.log");
+    QCOMPARE(g.kind(), GraphKind::Forward);
+    QString message;
+    try {
+        partitionGraph(g, PartitionOptions {});
+    } catch (const Error& e) {
+        message = QString::fromStdString(e.what());
+    }
+    QVERIFY2(message.startsWith(
+                 QStringLiteral("aot_graphs.log: a forward-only graph has no backward to partition")),
+        qPrintable(message));
+    QVERIFY2(message.contains(QStringLiteral("print it too with TORCH_LOGS=aot_joint_graph")),
+        qPrintable(message));
 }
 
 void TestPrintedGraphReader::selectiveCheckpoint()
