@@ -137,16 +137,16 @@ void printComparison(
     printRow("saved", std::to_string(c.a.savedCount) + " (" + formatBytes(c.a.savedBytes) + ")",
         std::to_string(c.b.savedCount) + " (" + formatBytes(c.b.savedBytes) + ")",
         formatBytesDelta(c.b.savedBytes - c.a.savedBytes), out);
-    if (c.a.savedSymCount || c.b.savedSymCount) {
-        const int delta = c.b.savedSymCount - c.a.savedSymCount;
-        printRow("SymInts", std::to_string(c.a.savedSymCount), std::to_string(c.b.savedSymCount),
+    // Counts shown only when either plan has some: SymInts (dynamic shapes), RNG states (random ops).
+    const auto printCountRow = [&out](const char* label, int inA, int inB) {
+        if (inA == 0 && inB == 0)
+            return;
+        const int delta = inB - inA;
+        printRow(label, std::to_string(inA), std::to_string(inB),
             delta == 0 ? "±0" : (delta > 0 ? "+" : "") + std::to_string(delta), out);
-    }
-    if (c.a.rngStateCount || c.b.rngStateCount) {
-        const int delta = c.b.rngStateCount - c.a.rngStateCount;
-        printRow("RNG states", std::to_string(c.a.rngStateCount), std::to_string(c.b.rngStateCount),
-            delta == 0 ? "±0" : (delta > 0 ? "+" : "") + std::to_string(delta), out);
-    }
+    };
+    printCountRow("SymInts", c.a.savedSymCount, c.b.savedSymCount);
+    printCountRow("RNG states", c.a.rngStateCount, c.b.rngStateCount);
     printRow("activations", formatBytes(c.a.activationBytes), formatBytes(c.b.activationBytes),
         formatBytesDelta(c.b.activationBytes - c.a.activationBytes), out);
     printRow("peak", formatBytes(c.a.peakBytes), formatBytes(c.b.peakBytes),

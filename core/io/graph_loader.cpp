@@ -80,7 +80,8 @@ bool looksLikeJson(const std::string& text)
     const std::size_t digits = n;
     while (n < rest.size()
         && ((rest[n] >= '0' && rest[n] <= '9') || rest[n] == '.' || rest[n] == 'e' || rest[n] == 'E'
-            || ((rest[n] == '+' || rest[n] == '-') && (rest[n - 1] == 'e' || rest[n - 1] == 'E'))))
+            || ((rest[n] == '+' || rest[n] == '-') && n > digits
+                && (rest[n - 1] == 'e' || rest[n - 1] == 'E'))))
         ++n;
     return n > digits && endsValue(rest.substr(n));
 }

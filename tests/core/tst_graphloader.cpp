@@ -58,6 +58,7 @@ void TestGraphLoader::sniffsContent_data()
     QTest::addRow("list of literals") << "[true, null]" << true;
     QTest::addRow("negative number") << "[-1.5e3]" << true;
     QTest::addRow("truncated list") << "[" << true;
+    QTest::addRow("plus sign, not JSON") << "[+1]" << false; // no character before the sign to read
     // stderr captured with TORCH_LOGS: a '[' that starts a log line, not a JSON list.
     QTest::addRow("library warning") << "[transformers] `use_cache=True` is incompatible\n" << false;
     QTest::addRow("glog line") << "[W1127 23:21:13.5 init.cpp:9] Warning\n" << false;
