@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // remat-explorer compare: two plans of one graph, which values each saves, and what each costs.
 #include "budget/region_budget.h"
+#include "budget/runtime_text.h"
 #include "cli/commands.h"
 #include "cli/format.h"
 #include "cli/graph_argument.h"
@@ -156,6 +157,9 @@ void printComparison(
         std::to_string(c.a.recomputedCount) + " (" + formatRuntime(c.a.estimatedRuntime, unit) + ")",
         std::to_string(c.b.recomputedCount) + " (" + formatRuntime(c.b.estimatedRuntime, unit) + ")",
         formatRuntimeDelta(runtimeDelta, unit), out);
+    if (const std::string note = flooredOpsNote(c.b.flooredRecomputeCount - c.a.flooredRecomputeCount, unit);
+        !note.empty())
+        out << pad("", kWidth) << "recompute B - A: " << note << "\n";
     printNames(graph, "only in A", c.onlyInA, out);
     printNames(graph, "only in B", c.onlyInB, out);
     out << pad("in both", kWidth) << c.inBoth.size() << "\n";

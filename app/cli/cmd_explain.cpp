@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // remat-explorer explain: why a node is decided as it is, and what flipping it would cost.
+#include "budget/runtime_text.h"
 #include "cli/commands.h"
 #include "cli/format.h"
 #include "cli/graph_argument.h"
@@ -84,7 +85,12 @@ void printWhatIf(const JointGraph& graph, const WhatIf& w, std::ostream& out)
     out << (w.flipped ? "" : "its own decision does not change; ") << "saved "
         << formatBytesDelta(w.after.savedBytes - w.before.savedBytes) << ", peak "
         << formatBytesDelta(w.after.peakBytes - w.before.peakBytes) << ", recompute runtime "
-        << formatRuntimeDelta(w.after.estimatedRuntime - w.before.estimatedRuntime, unit) << "\n";
+        << formatRuntimeDelta(w.after.estimatedRuntime - w.before.estimatedRuntime, unit);
+    if (const std::string note
+        = flooredOpsNote(w.after.flooredRecomputeCount - w.before.flooredRecomputeCount, unit);
+        !note.empty())
+        out << " (" << note << ")";
+    out << "\n";
     out << pad("", kWidth) << w.changedNodes.size()
         << (w.changedNodes.size() == 1 ? " other node changes" : " other nodes change");
     for (std::size_t i = 0; i < w.changedNodes.size() && i < kListed; ++i)

@@ -86,6 +86,11 @@ double RuntimeEstimator::cost(NodeId n) const
     return 1;
 }
 
+bool RuntimeEstimator::costsTheFloor(NodeId n) const
+{
+    return m_kind == RuntimeEstimatorKind::Flops && registeredFlops(*m_graph, n).value_or(0) <= 0;
+}
+
 std::string_view RuntimeEstimator::unit() const
 {
     switch (m_kind) {

@@ -30,10 +30,13 @@ std::optional<std::string> unreproducibleEstimatorReason(std::string_view name);
 class RuntimeEstimator {
 public:
     /// Throws remat::Error when Roofline is asked for without a device.
-    RuntimeEstimator(const JointGraph& graph, RuntimeEstimatorKind kind, const DeviceProfile* device = nullptr);
+    RuntimeEstimator(
+        const JointGraph& graph, RuntimeEstimatorKind kind, const DeviceProfile* device = nullptr);
 
     RuntimeEstimatorKind kind() const { return m_kind; }
     double cost(NodeId n) const;
+    /// Flops only: the node has no FLOP formula (or counts none), so its cost is PyTorch's floor of 1.
+    bool costsTheFloor(NodeId n) const;
     /// "flops", "nodes" or "ms".
     std::string_view unit() const;
     const DeviceProfile* device() const { return m_device ? &*m_device : nullptr; }

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 namespace remat {
 
@@ -26,6 +27,16 @@ std::string runtimeText(double value, std::string_view unit)
         std::snprintf(text, sizeof text, "%.0f nodes", value);
     }
     return text;
+}
+
+std::string flooredOpsNote(int flooredOpsDelta, std::string_view unit)
+{
+    if (flooredOpsDelta == 0 || unit != "flops")
+        return {};
+    const int count = std::abs(flooredOpsDelta);
+    return std::to_string(count) + (flooredOpsDelta > 0 ? " more" : " fewer") + " recomputed op"
+        + (count == 1 ? "" : "s")
+        + " without a FLOP formula, which PyTorch's flops estimator counts as 1 FLOP each";
 }
 
 } // namespace remat

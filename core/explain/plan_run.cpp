@@ -94,9 +94,12 @@ PlanRunner::PlanRunner(const JointGraph& graph, BudgetOptions estimatorOptions)
     const RuntimeEstimator estimator(graph, m_estimatorOptions.estimator, device);
     m_runtimeUnit = std::string(estimator.unit());
     m_cost.assign(graph.size(), 0.0);
+    m_floored.assign(graph.size(), false);
     for (std::size_t i = 0; i < graph.size(); ++i) {
-        if (graph.nodes()[i].op == NodeOp::CallFunction)
+        if (graph.nodes()[i].op == NodeOp::CallFunction) {
             m_cost[i] = estimator.cost(static_cast<NodeId>(i));
+            m_floored[i] = estimator.costsTheFloor(static_cast<NodeId>(i));
+        }
     }
 }
 
@@ -133,8 +136,10 @@ PlanSummary PlanRunner::summarize(const PartitionResult& result) const
     s.savedBytes = result.savedBytes;
     s.activationBytes = distinctStorageBytes(*p.storages, result.savedValues);
     s.peakBytes = p.simulator->run(result, MemorySimulationOptions {false, false}).peakBytes;
-    for (NodeId n : result.recomputed)
+    for (NodeId n : result.recomputed) {
         s.estimatedRuntime += m_cost[static_cast<std::size_t>(n)];
+        s.flooredRecomputeCount += m_floored[static_cast<std::size_t>(n)] ? 1 : 0;
+    }
     s.runtimeUnit = m_runtimeUnit;
     s.savedCount = static_cast<int>(result.savedValues.size());
     s.savedSymCount = static_cast<int>(result.savedSymNodes.size());

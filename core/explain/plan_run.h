@@ -24,6 +24,8 @@ struct PlanSummary {
     std::int64_t peakBytes = 0; ///< simulated peak of forward then backward (core/budget/memory_simulation)
     double estimatedRuntime = 0; ///< the estimator's cost of everything the backward recomputes
     std::string runtimeUnit; ///< the estimator's unit: "flops", "nodes" or "ms"
+    /// Flops estimator: the recomputed nodes without a FLOP formula, which it counts as 1 each.
+    int flooredRecomputeCount = 0;
     int savedCount = 0;
     int savedSymCount = 0; ///< dynamic shapes: SymInts passed to the backward beside the saved values
     int rngStateCount = 0; ///< RNG states the forward saves for random ops the backward replays
@@ -86,6 +88,7 @@ private:
     BudgetOptions m_estimatorOptions;
     std::string m_runtimeUnit;
     std::vector<double> m_cost; ///< per node, the estimator's cost (call_function nodes only)
+    std::vector<bool> m_floored; ///< per node, whether that cost is the flops estimator's floor of 1
     std::unique_ptr<Caches> m_caches;
 };
 

@@ -4,6 +4,7 @@
 #include "budget/device_profile.h"
 #include "budget/flop_counts.h"
 #include "budget/runtime_estimator.h"
+#include "budget/runtime_text.h"
 #include "budget_test_support.h"
 #include "graph/error.h"
 
@@ -116,6 +117,23 @@ private slots:
         const RuntimeEstimator testing(graph, RuntimeEstimatorKind::Testing);
         QCOMPARE(testing.cost(graph.find("mm")), 1.0);
         QCOMPARE(testing.cost(graph.find("sdpa")), 1.0);
+        // Only the flops mode has a floor, and only ops without a formula sit on it.
+        QVERIFY(flops.costsTheFloor(graph.find("cos")));
+        QVERIFY(!flops.costsTheFloor(graph.find("mm")));
+        QVERIFY(!testing.costsTheFloor(graph.find("cos")));
+    }
+
+    void flooredOpsAreNamedInFlopDeltas()
+    {
+        QCOMPARE(flooredOpsNote(5, "flops"),
+            std::string("5 more recomputed ops without a FLOP formula, which PyTorch's flops estimator "
+                        "counts as 1 FLOP each"));
+        QCOMPARE(flooredOpsNote(-1, "flops"),
+            std::string("1 fewer recomputed op without a FLOP formula, which PyTorch's flops estimator "
+                        "counts as 1 FLOP each"));
+        QCOMPARE(flooredOpsNote(0, "flops"), std::string());
+        QCOMPARE(flooredOpsNote(3, "ms"), std::string());
+        QCOMPARE(flooredOpsNote(3, "nodes"), std::string());
     }
 
     void estimatorNames()

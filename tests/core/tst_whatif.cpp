@@ -81,6 +81,7 @@ void checkFlip(const JointGraph& graph, const PlanRequest& base, const WhatIf& w
     QCOMPARE(w.after.estimatedRuntime - w.before.estimatedRuntime,
         after.summary.estimatedRuntime - before.summary.estimatedRuntime);
     QCOMPARE(w.after.recomputedCount, after.summary.recomputedCount);
+    QCOMPARE(w.after.flooredRecomputeCount, after.summary.flooredRecomputeCount);
     const NodeDecision now = decisionOf(graph, after.result, w.node);
     const std::string why = graph.node(w.node).name + " is " + std::string(decisionName(now)) + ": "
         + decisionReason(graph, after.result, w.node, after.budget ? &*after.budget : nullptr);
@@ -226,6 +227,30 @@ private slots:
         // A node that is not a getitem keeps the flip on itself.
         const WhatIf op = whatIf(runner, base, dropout);
         QCOMPARE(op.flipNode, dropout);
+    }
+
+    /// PyTorch's flops estimator counts 1 for an op without a FLOP formula: recomputing tanh's
+    /// five pointwise producers costs "+5 FLOP", and the summary says that all five are such ops.
+    /// A matmul's flip moves real FLOPs and still counts its pointwise neighbours apart.
+    void flopDeltasCountOpsWithoutAFormula()
+    {
+        const JointGraph& graph = oracleGraph("torch2/hf_gpt2_train_loss.json");
+        PlanRequest base;
+        base.options.rules = RuleSet::Newest;
+        const PlanRunner runner(graph, BudgetOptions {});
+        const WhatIf pointwise = whatIf(runner, base, graph.find("tanh"));
+        QVERIFY(pointwise.flipped);
+        const int added = pointwise.after.recomputedCount - pointwise.before.recomputedCount;
+        QCOMPARE(added, 5);
+        QCOMPARE(pointwise.after.flooredRecomputeCount - pointwise.before.flooredRecomputeCount, added);
+        QCOMPARE(pointwise.after.estimatedRuntime - pointwise.before.estimatedRuntime, double(added));
+
+        const WhatIf matmul = whatIf(runner, base, graph.find("addmm_2"));
+        QVERIFY(matmul.flipped);
+        const double delta = matmul.after.estimatedRuntime - matmul.before.estimatedRuntime;
+        const int floored = matmul.after.flooredRecomputeCount - matmul.before.flooredRecomputeCount;
+        QCOMPARE(floored, matmul.after.recomputedCount - matmul.before.recomputedCount - 1);
+        QCOMPARE(delta - floored, 2.0 * 32 * 64 * 256); // addmm_2: [32, 64] x [64, 256]
     }
 
     void bannedFlipOnlyWhereTheTagTakesAndInputsNever()

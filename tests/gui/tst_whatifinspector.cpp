@@ -46,6 +46,11 @@ private Q_SLOTS:
         for (const char* text :
             {"What if", "MUST_RECOMPUTE", "saved bytes", "simulated peak", "Apply", "save edge"})
             QVERIFY2(html.contains(QLatin1String(text)), text);
+        // "+1 FLOP" is the relu recomputed, which PyTorch's flops estimator counts as 1: the dock says so.
+        QVERIFY2(inspector->toPlainText().contains(QStringLiteral(
+                     "+1 FLOP: 1 more recomputed op without a FLOP formula, which PyTorch's flops estimator "
+                     "counts as 1 FLOP each.")),
+            qPrintable(inspector->toPlainText()));
         // The capacity's formula wraps between the words of "dist_from_bw" in the narrow dock.
         QVERIFY(html.contains(QStringLiteral("1.1^dist_\u200Bfrom_\u200Bbw")));
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "panels/compare_panel.h"
 
+#include "budget/runtime_text.h"
 #include "canvas/canvas_state.h"
 #include "canvas/graph_scene.h"
 #include "document/graph_document.h"
@@ -178,6 +179,9 @@ QString ComparePanel::summaryText() const
                       + rngStatesText(static_cast<std::size_t>(c.a.rngStateCount)),
                   symIntsText(static_cast<std::size_t>(c.b.savedSymCount))
                       + rngStatesText(static_cast<std::size_t>(c.b.rngStateCount)));
+    if (const std::string note = flooredOpsNote(c.b.flooredRecomputeCount - c.a.flooredRecomputeCount, unit);
+        !note.empty())
+        text += tr("<br>Recompute B − A: %1.").arg(QString::fromStdString(note).toHtmlEscaped());
     if (c.onlyInA.empty() && c.onlyInB.empty())
         text += tr("<br><b>Both plans save the same values.</b>");
     if (const std::string note = replacedSymbolNote(m_document->graph()->graph, c.onlyInA, c.onlyInB);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "panels/what_if_report.h"
 
+#include "budget/runtime_text.h"
 #include "model/budget_text.h"
 #include "model/node_text.h"
 #include "model/policy_names.h"
@@ -92,6 +93,12 @@ QString flipSection(const LoadedGraph& graph, const NodeAnalysis& a)
         formatRuntimeDelta(w.after.estimatedRuntime - w.before.estimatedRuntime, unit));
     html += deltaRow(tr("other nodes that change"), QString::number(w.changedNodes.size()));
     html += QStringLiteral("</table>");
+    if (const std::string note
+        = flooredOpsNote(w.after.flooredRecomputeCount - w.before.flooredRecomputeCount, unit);
+        !note.empty())
+        html += QStringLiteral("<p><small>%1: %2.</small></p>")
+                    .arg(formatRuntimeDelta(w.after.estimatedRuntime - w.before.estimatedRuntime, unit),
+                        QString::fromStdString(note).toHtmlEscaped());
     if (!w.changedNodes.empty()) {
         QStringList names;
         for (std::size_t i = 0; i < std::min<std::size_t>(w.changedNodes.size(), 12); ++i)
