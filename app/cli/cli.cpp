@@ -107,8 +107,8 @@ void printUsage(std::ostream& out)
            "TORCH_TRACE\n"
            "log file or folder; --graph ID (tlparse's compile id, e.g. 0/0 or 1/0) picks one of its "
            "compiled\n"
-           "graphs, for every command above but bench (default: the log's only joint "
-           "graph).\n";
+           "graphs, or of a TORCH_LOGS capture's, for every command above but bench (default: the "
+           "only joint graph).\n";
 }
 
 } // namespace

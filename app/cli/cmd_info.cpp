@@ -8,7 +8,7 @@
 #include "cli/format.h"
 #include "cli/graph_argument.h"
 #include "graph/error.h"
-#include "io/torch_trace.h"
+#include "io/compiled_graph_listing.h"
 
 #include <algorithm>
 #include <map>
@@ -17,10 +17,10 @@
 namespace remat::cli {
 namespace {
 
-/// A TORCH_TRACE log's compiled graphs, one line each, as `--graph` names them.
+/// A TORCH_TRACE log's or TORCH_LOGS capture's compiled graphs, one line each, as `--graph` names them.
 void printTraceListing(const trace::TraceListing& listing, std::ostream& out)
 {
-    out << listing.path << ": TORCH_TRACE log"
+    out << listing.path << ": " << listing.format
         << (listing.torchVersion.empty() ? "" : " of PyTorch " + listing.torchVersion) << ", "
         << listing.graphs.size() << " compiled graph" << (listing.graphs.size() == 1 ? "" : "s") << "\n\n";
     std::size_t width = 7;
@@ -37,6 +37,10 @@ void printTraceListing(const trace::TraceListing& listing, std::ostream& out)
         if (!g.problem.empty())
             out << "    unreadable: " << g.problem << "\n";
     }
+    if (listing.format != "TORCH_TRACE log")
+        out << "\nA TORCH_LOGS capture gives no decision of PyTorch's to compare with: it does not say which "
+               "inputs are parameters, which 2.14's min-cut saves for free; a TORCH_TRACE log of the run "
+               "does.\n";
     out << "\nopen one with --graph ID (e.g. remat-explorer partition " << listing.path << " --graph "
         << (listing.graphs.empty() ? std::string("0/0") : listing.graphs.front().id)
         << " --rules torch-2.14)\n";
@@ -49,8 +53,10 @@ int infoCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
     const Arguments args(rawArgs, {kGraphOption}, {});
     if (args.positionals().size() != 1)
         throw UsageError {"expected exactly one GRAPH file"};
-    if (!args.value(kGraphOption) && trace::isTorchTracePath(args.positionals()[0])) {
-        const trace::TraceListing listing = trace::listTorchTrace(args.positionals()[0]);
+    const std::optional<trace::TraceListing> compiled
+        = args.value(kGraphOption) ? std::nullopt : listCompiledGraphs(args.positionals()[0]);
+    if (compiled) {
+        const trace::TraceListing& listing = *compiled;
         printTraceListing(listing, out);
         // A damaged graph fails the command like any unreadable file (after the listing).
         for (const auto& g : listing.graphs) {

@@ -8,7 +8,8 @@
 
 namespace remat::cli {
 
-/// "--graph ID": which compiled graph of a TORCH_TRACE log (tlparse's compile id, "0/0") to open.
+/// "--graph ID": which compiled graph of a TORCH_TRACE log or TORCH_LOGS capture (tlparse's compile
+/// id, "0/0") to open.
 inline const std::string kGraphOption = "--graph";
 
 /// The GRAPH positional as a graph: a graph file, or a TORCH_TRACE log file or folder with its

@@ -41,12 +41,12 @@ JointGraph load(const std::string& text, const std::string& fileName, const std:
         throw Error(fileName + ": the file is empty");
     if (trace::looksLikeTorchTrace(text))
         return loadTrace({trace::readTraceLog(text, fileName)}, fileName, traceGraph);
-    if (!traceGraph.empty())
-        throw Error(
-            fileName + ": not a TORCH_TRACE log, so it has no compiled graph " + traceGraph + " to choose");
     const bool bom = text.starts_with(kUtf8Bom);
     if (!looksLikeJson(text))
-        return readPrintedGraphText(bom ? text.substr(kUtf8Bom.size()) : text, fileName);
+        return readPrintedGraphText(bom ? text.substr(kUtf8Bom.size()) : text, fileName, traceGraph);
+    if (!traceGraph.empty())
+        throw Error(fileName + ": not a TORCH_TRACE log or TORCH_LOGS capture, so it has no compiled graph "
+            + traceGraph + " to choose");
     if (bom)
         return readJointGraphText(std::string_view(text).substr(kUtf8Bom.size()), fileName);
     return ownedText ? readJointGraphText(std::move(*ownedText), fileName, detail)

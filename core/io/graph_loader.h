@@ -9,8 +9,9 @@ namespace remat {
 
 /// Opens any graph file the app understands: joint-graph JSON (the first non-blank character is
 /// '{'), a graph PyTorch printed as code (print_readable, TORCH_LOGS, tlparse), or a TORCH_TRACE
-/// log file or folder, of which it opens the compiled graph `traceGraph` (tlparse's compile id,
-/// "0/0"), or when that is empty the log's only joint graph (several: an error listing them).
+/// log file or folder. Of a TORCH_TRACE log or a TORCH_LOGS capture it opens the compiled graph
+/// `traceGraph` (tlparse's compile id, "0/0"), or when that is empty the only joint graph
+/// (several: an error listing them).
 /// Throws remat::Error with the reader's message. `detail` says what a joint-graph JSON file's
 /// recorded decisions keep (the other formats keep what they have).
 JointGraph loadGraphFile(const std::string& path, const std::string& traceGraph = {},

@@ -298,14 +298,26 @@ JointGraph PrintedGraphReader::finish()
     for (char a : m_annotated)
         anyAnnotation = anyAnnotation || a;
     GraphSource source;
-    source.producer
-        = "printed FX graph (" + m_graph.origin + (m_graph.title.empty() ? "" : ": " + m_graph.title) + ")";
+    source.producer = "printed FX graph (" + m_graph.origin
+        + (m_graph.title.empty() ? "" : ": " + m_graph.title)
+        + (m_graph.compileId.empty() ? "" : ", compile " + m_graph.compileId) + ")";
     source.model = std::filesystem::path(m_file).stem().string();
     source.description = m_className.empty() ? "def forward" : "class " + m_className;
     if (!anyAnnotation) {
         source.description += "; no size annotations (torch 1.13 prints none): node sizes are unknown";
         m_builder.setSizesUnknown();
     }
+    // TORCH_LOGS (torch._logging) and TORCH_TRACE exist only in torch 2.x, where they log what
+    // torch.compile traced: such a graph opens under the torch-2.14 rules, and its dead random ops
+    // go as they do inside torch.compile (a print_readable dump says neither).
+    const bool loggedByCompile = m_graph.origin == "TORCH_LOGS" || m_graph.origin == "TORCH_TRACE";
+    source.partitionedInsideCompile = loggedByCompile;
+    if (loggedByCompile)
+        m_builder.setRecordedTorchVersion("2.x");
+    if (m_graph.backwardLogged && tangents > 0)
+        source.unmatchedDecision = "the capture holds PyTorch's backward graph but not which inputs are "
+                                   "parameters (2.14's min-cut saves those for free); a TORCH_TRACE log of "
+                                   "the run holds both";
     m_builder.setSource(std::move(source));
     m_builder.setFilePath(m_file);
     if (tangents > 0)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "graph/error.h"
+#include "io/compiled_graph_listing.h"
 #include "io/file_text.h"
 #include "io/graph_loader.h"
 #include "io/joint_graph_reader.h"
@@ -40,6 +41,7 @@ private slots:
     void oracleGraph();
     void errorsComeFromTheRightReader_data();
     void errorsComeFromTheRightReader();
+    void listsTheCompiledGraphsToChooseFrom();
 };
 
 void TestGraphLoader::sniffsContent_data()
@@ -145,4 +147,37 @@ void TestGraphLoader::errorsComeFromTheRightReader()
 }
 
 QTEST_GUILESS_MAIN(TestGraphLoader)
+// What `info` lists and the app's chooser offers: a TORCH_LOGS capture of several compilations
+// like a TORCH_TRACE log; a capture with one joint graph and a JSON file open as they are.
+void TestGraphLoader::listsTheCompiledGraphsToChooseFrom()
+{
+    const auto capture = listCompiledGraphs(dataFile("torch_logs/graph_break.log"));
+    QVERIFY(capture.has_value());
+    QCOMPARE(QString::fromStdString(capture->format), QStringLiteral("TORCH_LOGS capture"));
+    QCOMPARE(capture->graphs.size(), std::size_t(2));
+    QCOMPARE(QString::fromStdString(capture->graphs[0].id), QStringLiteral("0/0_1"));
+    QCOMPARE(capture->graphs[0].nodes, 17);
+    QCOMPARE(QString::fromStdString(capture->graphs[1].id), QStringLiteral("1/0"));
+    QCOMPARE(capture->graphs[1].nodes, 21);
+    for (const auto& g : capture->graphs) {
+        QVERIFY(g.joint);
+        QVERIFY(!g.partitioned);
+        QVERIFY(g.problem.empty());
+    }
+
+    // A recompile under dynamic shapes: its sizes name symbols the capture gives no values for.
+    const auto recompile = listCompiledGraphs(dataFile("torch_logs/recompile.log"));
+    QVERIFY(recompile.has_value());
+    QCOMPARE(recompile->graphs.size(), std::size_t(2));
+    QCOMPARE(recompile->graphs[0].nodes, 27);
+    QVERIFY2(recompile->graphs[1].problem.find("symbolic size 's33'") != std::string::npos,
+        recompile->graphs[1].problem.c_str());
+
+    QVERIFY(!listCompiledGraphs(dataFile("handwritten/aot_graphs.torch_logs.log")));
+    QVERIFY(!listCompiledGraphs(std::string(REMAT_SHARED_DIR "/oracle/mlp3_relu.json")));
+    const auto trace = listCompiledGraphs(REMAT_TEST_DATA_DIR "/torch_trace/sac.log");
+    QVERIFY(trace.has_value());
+    QCOMPARE(QString::fromStdString(trace->format), QStringLiteral("TORCH_TRACE log"));
+}
+
 #include "tst_graphloader.moc"

@@ -64,6 +64,28 @@ private Q_SLOTS:
         QVERIFY(graph->graph.recordedPartition("min_cut"));
     }
 
+    /// A TORCH_LOGS capture of two compilations (stderr, printed/torch_logs) asks as a log does.
+    void captureOfSeveralCompilationsAsks()
+    {
+        const QString capture = QStringLiteral(REMAT_TEST_DATA_DIR "/printed/torch_logs/graph_break.log");
+        GraphOpener opener;
+        QSignalSpy choice(&opener, &GraphOpener::choiceNeeded);
+        QSignalSpy opened(&opener, &GraphOpener::opened);
+        opener.open(capture);
+        QVERIFY(choice.wait(kTimeoutMs));
+        QCOMPARE(opened.count(), 0);
+        const auto choices = choice.first().at(1).value<QList<TracedGraphChoice>>();
+        QCOMPARE(choices.size(), 2);
+        QCOMPARE(choices[0].label, QStringLiteral("0/0_1 — 17 nodes"));
+        QCOMPARE(choices[1].label, QStringLiteral("1/0 — 21 nodes"));
+
+        opener.open(capture, QStringLiteral("1/0"));
+        QVERIFY(opened.wait(kTimeoutMs));
+        const LoadedGraphPtr graph = opened.first().first().value<LoadedGraphPtr>();
+        QCOMPARE(graph->graph.size(), std::size_t(21));
+        QCOMPARE(graph->displayName, QStringLiteral("graph_break.log [1/0]"));
+    }
+
     void oneJointGraphOpensAtOnce()
     {
         QTemporaryDir dir;
@@ -141,8 +163,8 @@ private Q_SLOTS:
         failed.clear();
         w.openFile(test::oraclePath("mlp3_relu.json"), QStringLiteral("1/0"));
         QVERIFY(failed.wait(kTimeoutMs));
-        QVERIFY(failed.first().first().toString().contains(
-            QStringLiteral("not a TORCH_TRACE log, so it has no compiled graph 1/0 to choose")));
+        QVERIFY(failed.first().first().toString().contains(QStringLiteral(
+            "not a TORCH_TRACE log or TORCH_LOGS capture, so it has no compiled graph 1/0 to choose")));
     }
 
     /// Under Inductor, PyTorch partitioned the joint graph after rewriting it (joint_graph_passes),

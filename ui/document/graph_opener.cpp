@@ -3,6 +3,7 @@
 
 #include "graph/error.h"
 #include "install/data_dir.h"
+#include "io/compiled_graph_listing.h"
 #include "io/graph_loader.h"
 #include "io/torch_trace.h"
 #include "model/background_priority.h"
@@ -43,10 +44,10 @@ std::string corePath(const QString& path)
     return QFileInfo(path).absoluteFilePath().toStdString();
 }
 
-/// The joint graphs of a TORCH_TRACE log to choose from; empty when there is at most one.
-QList<TracedGraphChoice> tracedGraphChoices(const std::string& path)
+/// The joint graphs of a TORCH_TRACE log or TORCH_LOGS capture to choose from; empty when there
+/// is at most one.
+QList<TracedGraphChoice> tracedGraphChoices(const trace::TraceListing& listing)
 {
-    const trace::TraceListing listing = trace::listTorchTrace(path);
     QList<TracedGraphChoice> choices;
     for (const auto& g : listing.graphs) {
         if (!g.joint)
@@ -119,7 +120,7 @@ GraphOpener::OpenResult GraphOpener::load(const QString& path, const QString& tr
         if (!path.startsWith(QLatin1String(":/")) && trace::isTorchTracePath(corePath(path))) {
             report(QObject::tr("Reading the compiled graphs of %1…").arg(QFileInfo(path).fileName()), 150);
             if (traceGraph.isEmpty()) {
-                out.choices = tracedGraphChoices(corePath(path));
+                out.choices = tracedGraphChoices(trace::listTorchTrace(corePath(path)));
                 if (!out.choices.isEmpty())
                     return out;
             }
@@ -132,8 +133,17 @@ GraphOpener::OpenResult GraphOpener::load(const QString& path, const QString& tr
                        .arg(QFileInfo(path).fileName())
                        .arg(bytes.size() / 1e6, 0, 'f', 1),
                 150);
+            const std::string text = bytes.toStdString();
+            // A TORCH_LOGS capture of several compilations asks which one, as a TORCH_TRACE log does.
+            if (traceGraph.isEmpty()) {
+                if (const auto listing = listCompiledGraphsInText(text, corePath(path))) {
+                    out.choices = tracedGraphChoices(*listing);
+                    if (!out.choices.isEmpty())
+                        return out;
+                }
+            }
             // A compile id given for a file that is no log is an error, as on the command line.
-            graph = loadGraphText(bytes.toStdString(), corePath(path), traceGraph.toStdString());
+            graph = loadGraphText(text, corePath(path), traceGraph.toStdString());
         }
         const double loadSeconds = static_cast<double>(timer.nsecsElapsed()) * 1e-9;
         if (stale())

@@ -115,7 +115,8 @@ bool parseGuiOptions(const QCoreApplication& app, GuiOptions& options, int& exit
         QStringLiteral("STEP"));
     const QCommandLineOption traceGraph(QStringLiteral("graph"),
         QCoreApplication::translate("main",
-            "Of a TORCH_TRACE log that compiled several graphs, open this one (tlparse's compile id, "
+            "Of a TORCH_TRACE log or TORCH_LOGS capture that compiled several graphs, open this one "
+            "(tlparse's compile id, "
             "e.g. 0/0 or 1/0); without it the window asks, and a headless run fails naming them."),
         QStringLiteral("ID"));
     const QCommandLineOption tools(QStringLiteral("tools"),

@@ -1,0 +1,70 @@
+"""Makes the TORCH_LOGS captures in this folder with a real PyTorch (2.14 in the project's chroot).
+
+    /work/shared/tools/torch2-env.sh run python3 make_captures.py OUT_DIR [SCENARIO...]
+
+Each scenario runs in its own process with TORCH_LOGS="aot_joint_graph,aot_graphs" and its stderr
+written to OUT_DIR/<scenario>.log, as a user captures it (`2>capture.log`): every line of a printed
+graph sits behind a log prefix naming its compile id ("[1/0] [__aot_joint_graph]"). One training
+step under torch.compile with the aot_eager backend.
+  graph_break: two compiled graphs split by torch._dynamo.graph_break(): compile ids 0/0_1 (2.14
+               restarts the first analysis once) and 1/0, each with its joint, forward and backward
+               graphs.
+  recompile:   a Linear and GELU stepped on batch 4, then 6: the second shape recompiles with dynamic
+               shapes (0/1), whose sizes name symbols ("s77") that a capture gives no values for.
+"""
+
+import os
+import subprocess
+import sys
+
+
+def graph_break():
+    import torch
+
+    class TwoParts(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.a = torch.nn.Linear(8, 16)
+            self.b = torch.nn.Linear(16, 4)
+
+        def forward(self, x):
+            h = torch.relu(self.a(x))
+            torch._dynamo.graph_break()
+            return torch.tanh(self.b(h)).sum()
+
+    step = torch.compile(TwoParts(), backend="aot_eager")
+    step(torch.randn(4, 8)).backward()
+
+
+def recompile():
+    import torch
+
+    model = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.GELU(), torch.nn.Linear(16, 1))
+    step = torch.compile(model, backend="aot_eager")
+    for batch in (4, 6):
+        step(torch.randn(batch, 8)).sum().backward()
+
+
+SCENARIOS = {"graph_break": graph_break, "recompile": recompile}
+
+
+def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--scenario":
+        import torch
+
+        torch.manual_seed(0)
+        SCENARIOS[sys.argv[2]]()
+        return
+    if len(sys.argv) < 2 or any(name not in SCENARIOS for name in sys.argv[2:]):
+        sys.exit(__doc__)
+    out = os.path.abspath(sys.argv[1])
+    os.makedirs(out, exist_ok=True)
+    for name in sys.argv[2:] or SCENARIOS:
+        env = dict(os.environ, TORCH_LOGS="aot_joint_graph,aot_graphs")
+        with open(os.path.join(out, name + ".log"), "w") as stderr:
+            subprocess.run([sys.executable, os.path.abspath(__file__), "--scenario", name], env=env,
+                           stderr=stderr, check=True)
+
+
+if __name__ == "__main__":
+    main()
