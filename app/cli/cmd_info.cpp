@@ -37,10 +37,9 @@ void printTraceListing(const trace::TraceListing& listing, std::ostream& out)
         if (!g.problem.empty())
             out << "    unreadable: " << g.problem << "\n";
     }
-    if (listing.format != "TORCH_TRACE log")
-        out << "\nA TORCH_LOGS capture gives no decision of PyTorch's to compare with: it does not say which "
-               "inputs are parameters, which 2.14's min-cut saves for free; a TORCH_TRACE log of the run "
-               "does.\n";
+    if (listing.format != trace::kTorchTraceLog)
+        out << "\nA TORCH_LOGS capture does not say which backend compiled each graph, nor whether an "
+               "activation memory budget was set: a TORCH_TRACE log does.\n";
     out << "\nopen one with --graph ID (e.g. remat-explorer partition " << listing.path << " --graph "
         << (listing.graphs.empty() ? std::string("0/0") : listing.graphs.front().id)
         << " --rules torch-2.14)\n";

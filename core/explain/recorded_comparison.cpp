@@ -94,7 +94,7 @@ std::string describeDifferences(
 std::string rewrittenGraphNote(const RecordedPartition& recorded)
 {
     if (recorded.graphPassesBefore.empty())
-        return {};
+        return recorded.provenanceCaveat;
     std::string passes;
     for (const auto& pass : recorded.graphPassesBefore)
         passes += (passes.empty() ? "" : ", ") + pass;

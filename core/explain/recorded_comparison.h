@@ -42,7 +42,8 @@ std::string describeDifferences(
     const JointGraph& graph, const RecordedComparison& comparison, std::size_t listed = 5);
 
 /// Why a recorded decision may differ for reasons outside the partitioner, or "": PyTorch
-/// partitioned the graph after Inductor's joint-graph passes (named), which the log does not hold.
+/// partitioned the graph after Inductor's joint-graph passes (named), which the log does not hold,
+/// or the file does not say what could have changed it (RecordedPartition::provenanceCaveat).
 std::string rewrittenGraphNote(const RecordedPartition& recorded);
 
 /// Why saved SymInt placeholders may differ, or "": a differing one prints the symbol another

@@ -35,6 +35,9 @@ struct RecordedPartition {
     /// Passes that rewrote the graph before PyTorch partitioned it (Inductor's joint-graph passes,
     /// from a TORCH_TRACE log): the decision is of a graph the file does not hold.
     std::vector<std::string> graphPassesBefore;
+    /// What the file does not say that can make the decision differ (a TORCH_LOGS capture: the
+    /// backend and any memory budget); shown beside a difference.
+    std::string provenanceCaveat;
 };
 
 } // namespace remat

@@ -4,8 +4,7 @@
 #include "graph/error.h"
 #include "io/file_text.h"
 #include "io/graph_loader.h"
-#include "io/printed_graph_reader.h"
-#include "io/printed_source.h"
+#include "io/torch_logs_capture.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -13,41 +12,16 @@
 
 namespace remat {
 
-trace::TraceListing listTorchLogsCapture(const std::string& text, const std::string& path)
-{
-    trace::TraceListing listing;
-    listing.path = path;
-    listing.format = "TORCH_LOGS capture";
-    for (const auto& logged : printed::listLoggedGraphs(text)) {
-        if (logged.compileId.empty())
-            continue;
-        auto row = std::find_if(listing.graphs.begin(), listing.graphs.end(),
-            [&](const trace::TracedGraphSummary& g) { return g.id == logged.compileId; });
-        if (row == listing.graphs.end()) {
-            trace::TracedGraphSummary g;
-            g.id = logged.compileId;
-            g.file = path;
-            row = listing.graphs.insert(listing.graphs.end(), std::move(g));
-        }
-        row->joint = row->joint || logged.joint;
-    }
-    for (auto& g : listing.graphs) {
-        try {
-            g.nodes = static_cast<int>(readPrintedGraphText(text, path, g.id).size());
-        } catch (const Error& e) {
-            g.problem = e.what();
-        }
-    }
-    return listing;
-}
-
 std::optional<trace::TraceListing> listCompiledGraphsInText(const std::string& text, const std::string& path)
 {
     if (trace::looksLikeTorchTrace(text))
         return trace::listTraceLogs({trace::readTraceLog(text, path)}, path);
     if (looksLikeJson(text))
         return std::nullopt;
-    trace::TraceListing capture = listTorchLogsCapture(text, path);
+    const auto log = trace::readTorchLogsCapture(text, path);
+    if (!log)
+        return std::nullopt;
+    trace::TraceListing capture = trace::listTraceLogs({*log}, path);
     const auto joints = std::count_if(capture.graphs.begin(), capture.graphs.end(),
         [](const trace::TracedGraphSummary& g) { return g.joint; });
     if (joints < 2)

@@ -8,12 +8,6 @@
 
 namespace remat {
 
-/// The compiled graphs a TORCH_LOGS capture printed, listed as a TORCH_TRACE log's are (format
-/// "TORCH_LOGS capture"): one row per compile id in the order the log first names it, with the
-/// node count of its joint graph (else its first graph). No row records PyTorch's decision: a
-/// capture lacks fw_metadata's static input indices, which 2.14's min-cut prices at nothing.
-trace::TraceListing listTorchLogsCapture(const std::string& text, const std::string& path);
-
 /// The compiled graphs to choose from in a file or folder that holds several: a TORCH_TRACE log or
 /// folder (every one, as `info` lists them), or a TORCH_LOGS capture with the joint graphs of two
 /// or more compile ids. nullopt for anything else, which opens as it is. Throws remat::Error for an

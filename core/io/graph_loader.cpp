@@ -6,6 +6,7 @@
 #include "io/joint_graph_reader.h"
 #include "io/printed_graph_reader.h"
 #include "io/split_json_parse.h"
+#include "io/torch_logs_capture.h"
 #include "io/torch_trace.h"
 
 #include <filesystem>
@@ -42,8 +43,13 @@ JointGraph load(const std::string& text, const std::string& fileName, const std:
     if (trace::looksLikeTorchTrace(text))
         return loadTrace({trace::readTraceLog(text, fileName)}, fileName, traceGraph);
     const bool bom = text.starts_with(kUtf8Bom);
-    if (!looksLikeJson(text))
-        return readPrintedGraphText(bom ? text.substr(kUtf8Bom.size()) : text, fileName, traceGraph);
+    if (!looksLikeJson(text)) {
+        // A TORCH_LOGS capture names each graph's compile id: its compilations open as a log's do.
+        if (auto capture = trace::readTorchLogsCapture(text, fileName))
+            return loadTrace({std::move(*capture)}, fileName, traceGraph);
+        if (traceGraph.empty())
+            return readPrintedGraphText(bom ? text.substr(kUtf8Bom.size()) : text, fileName);
+    }
     if (!traceGraph.empty())
         throw Error(fileName + ": not a TORCH_TRACE log or TORCH_LOGS capture, so it has no compiled graph "
             + traceGraph + " to choose");

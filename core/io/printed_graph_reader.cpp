@@ -355,38 +355,15 @@ void PrintedGraphReader::readReturn(const Expr* value, std::string_view code, in
 
 } // namespace printed
 
-namespace {
-
-std::string joined(const std::vector<std::string>& ids)
-{
-    std::string out;
-    for (const auto& id : ids)
-        out += (out.empty() ? "" : ", ") + id;
-    return out;
-}
-
-} // namespace
-
-JointGraph readPrintedGraphText(
-    const std::string& text, const std::string& fileName, const std::string& compileId)
+JointGraph readPrintedGraphText(const std::string& text, const std::string& fileName)
 {
     if (const auto encoding = findEncodingError(text))
         throw Error(fileName + ":" + *encoding);
-    const auto graph = printed::locateGraph(text, compileId);
-    if (!graph && !compileId.empty()) {
-        const auto ids = printed::locateGraph(text).value_or(printed::GraphText {}).jointCompileIds;
-        throw Error(fileName + ": no graph of compile " + compileId
-            + (ids.empty() ? std::string(" (it names no compile ids: only a TORCH_LOGS capture does)")
-                           : " (the log has joint graphs of: " + joined(ids) + ")"));
-    }
+    const auto graph = printed::locateGraph(text);
     if (!graph)
         throw Error(fileName
             + ": no printed FX graph found (expected a 'class ...(torch.nn.Module):' line, a"
               " 'def forward(' line or a TORCH_LOGS 'TRACED GRAPH' record)");
-    if (compileId.empty() && graph->jointCompileIds.size() > 1)
-        throw Error(fileName + ": the log holds " + std::to_string(graph->jointCompileIds.size())
-            + " joint graphs (" + joined(graph->jointCompileIds)
-            + "): choose one with a compile id (--graph on the command line)");
     printed::PrintedGraphReader reader(*graph, fileName, nullptr);
     return reader.read();
 }

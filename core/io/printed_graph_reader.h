@@ -37,15 +37,9 @@ struct GraphText;
 /// ValueKind::Symbolic; every value carries the symbols it names, and a SymInt placeholder binds its
 /// symbol, as 2.14's is_symbol_binding_fx_node.
 ///
-/// A TORCH_LOGS capture of several compilations (a graph break, a recompile) prints a joint graph
-/// for each, behind a prefix naming its compile id ("[1/0]"): `compileId` picks one, as `--graph`
-/// picks a TORCH_TRACE log's. Without it, a capture with the joint graphs of two or more compile ids
-/// is refused, naming them, rather than opened at a guess.
-///
 /// Anything unreadable throws remat::Error("<file>:<line>: <what>") ("<file>: <what>" when the
 /// file holds no graph at all); nothing is returned half-built.
-JointGraph readPrintedGraphText(
-    const std::string& text, const std::string& fileName, const std::string& compileId = {});
+JointGraph readPrintedGraphText(const std::string& text, const std::string& fileName);
 
 /// Same, for one graph already found in a file (a TORCH_TRACE record's payload), its lines
 /// numbered as in the file; symbolic sizes take their values from `hints` when given.

@@ -298,9 +298,8 @@ JointGraph PrintedGraphReader::finish()
     for (char a : m_annotated)
         anyAnnotation = anyAnnotation || a;
     GraphSource source;
-    source.producer = "printed FX graph (" + m_graph.origin
-        + (m_graph.title.empty() ? "" : ": " + m_graph.title)
-        + (m_graph.compileId.empty() ? "" : ", compile " + m_graph.compileId) + ")";
+    source.producer
+        = "printed FX graph (" + m_graph.origin + (m_graph.title.empty() ? "" : ": " + m_graph.title) + ")";
     source.model = std::filesystem::path(m_file).stem().string();
     source.description = m_className.empty() ? "def forward" : "class " + m_className;
     if (!anyAnnotation) {
@@ -314,10 +313,6 @@ JointGraph PrintedGraphReader::finish()
     source.partitionedInsideCompile = loggedByCompile;
     if (loggedByCompile)
         m_builder.setRecordedTorchVersion("2.x");
-    if (m_graph.backwardLogged && tangents > 0)
-        source.unmatchedDecision = "the capture holds PyTorch's backward graph but not which inputs are "
-                                   "parameters (2.14's min-cut saves those for free); a TORCH_TRACE log of "
-                                   "the run holds both";
     m_builder.setSource(std::move(source));
     m_builder.setFilePath(m_file);
     if (tangents > 0)

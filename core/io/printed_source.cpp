@@ -3,8 +3,6 @@
 
 #include "graph/error.h"
 
-#include <algorithm>
-
 namespace remat::printed {
 namespace {
 
@@ -81,38 +79,7 @@ struct Candidate {
     bool tabPayload = false;
     std::string title;
     std::string origin;
-    std::string compileId;
 };
-
-/// A compile id as TORCH_LOGS prints it behind the log prefix: "[0/0_1]", "[1/0]", "[!0/1/0]"
-/// (compiled autograd); the first bracketed group of digits, '/', '_' and '!' holding a '/'.
-std::string compileIdOf(std::string_view prefix)
-{
-    for (auto open = prefix.find('['); open != std::string_view::npos; open = prefix.find('[', open + 1)) {
-        const auto close = prefix.find(']', open);
-        if (close == std::string_view::npos)
-            break;
-        const std::string_view inside = prefix.substr(open + 1, close - open - 1);
-        bool slash = false;
-        bool idChars = !inside.empty();
-        for (char c : inside) {
-            slash = slash || c == '/';
-            idChars = idChars && ((c >= '0' && c <= '9') || c == '/' || c == '_' || c == '!');
-        }
-        if (idChars && slash)
-            return std::string(inside);
-    }
-    return {};
-}
-
-/// `id` names the compile `candidate`: exactly, or without the attempt suffix ("0/0" for "0/0_1").
-bool namesCompile(std::string_view id, std::string_view candidate, bool exact)
-{
-    if (exact)
-        return candidate == id;
-    return candidate.size() > id.size() + 1 && candidate.starts_with(id) && candidate[id.size()] == '_'
-        && id.find('_') == std::string_view::npos;
-}
 
 std::string_view withoutPrefix(std::string_view line, std::string_view prefix)
 {
@@ -153,7 +120,6 @@ std::vector<Candidate> findCandidates(const std::vector<SourceLine>& lines)
             Candidate c;
             c.prefix = std::string(line.substr(0, pos));
             c.origin = "TORCH_LOGS";
-            c.compileId = compileIdOf(c.prefix);
             for (std::size_t j = i + 1; j < lines.size() && j <= i + 4; ++j) {
                 const auto text = withoutPrefix(lines[j].text, c.prefix);
                 if (graphStart(text) != std::string_view::npos) {
@@ -167,7 +133,7 @@ std::vector<Candidate> findCandidates(const std::vector<SourceLine>& lines)
         } else if (auto key = traceKey(line); !key.empty() && i + 1 < lines.size()
                    && lines[i + 1].text.starts_with('\t')
                    && graphStart(std::string_view(lines[i + 1].text).substr(1)) != std::string_view::npos) {
-            found.push_back({i + 1, "\t", true, std::move(key), "TORCH_TRACE", {}});
+            found.push_back({i + 1, "\t", true, std::move(key), "TORCH_TRACE"});
         }
     }
     return found;
@@ -204,47 +170,57 @@ int indentation(std::string_view line)
     return n;
 }
 
-std::vector<LoggedGraph> listLoggedGraphs(std::string_view text)
+std::vector<SourceLine> logLines(std::string_view text)
 {
-    const std::vector<SourceLine> lines = splitLines(text);
+    return splitLines(text);
+}
+
+std::string compileIdIn(std::string_view prefix)
+{
+    // "[0/0_1]", "[1/0]", "[!0/1/0]" (compiled autograd): the first bracketed group of digits, '/',
+    // '_' and '!' that holds a '/' ("[rank1]" and a 2.1 timestamp are not one).
+    for (auto open = prefix.find('['); open != std::string_view::npos; open = prefix.find('[', open + 1)) {
+        const auto close = prefix.find(']', open);
+        if (close == std::string_view::npos)
+            break;
+        const std::string_view inside = prefix.substr(open + 1, close - open - 1);
+        bool slash = false;
+        bool idChars = !inside.empty();
+        for (char c : inside) {
+            slash = slash || c == '/';
+            idChars = idChars && ((c >= '0' && c <= '9') || c == '/' || c == '_' || c == '!');
+        }
+        if (idChars && slash)
+            return std::string(inside);
+    }
+    return {};
+}
+
+std::vector<LoggedGraph> loggedGraphs(const std::vector<SourceLine>& lines)
+{
     std::vector<LoggedGraph> graphs;
-    for (const Candidate& c : findCandidates(lines)) {
-        if (c.origin == "TORCH_LOGS")
-            graphs.push_back({c.compileId, c.title, isJoint(c), lines[c.line].number});
+    const std::vector<Candidate> candidates = findCandidates(lines);
+    for (std::size_t k = 0; k < candidates.size(); ++k) {
+        const Candidate& c = candidates[k];
+        if (c.origin != "TORCH_LOGS")
+            continue;
+        LoggedGraph g {compileIdIn(c.prefix), c.title, {}};
+        const std::size_t end = k + 1 < candidates.size() ? candidates[k + 1].line : lines.size();
+        const std::string_view first = withoutPrefix(lines[c.line].text, c.prefix);
+        g.lines.push_back({lines[c.line].number, std::string(first.substr(graphStart(first)))});
+        for (std::size_t i = c.line + 1; i < end; ++i)
+            g.lines.push_back({lines[i].number, std::string(withoutPrefix(lines[i].text, c.prefix))});
+        graphs.push_back(std::move(g));
     }
     return graphs;
 }
 
-std::optional<GraphText> locateGraph(std::string_view text, std::string_view compileId)
+std::optional<GraphText> locateGraph(std::string_view text)
 {
     const std::vector<SourceLine> lines = splitLines(text);
     std::vector<Candidate> candidates = findCandidates(lines);
     GraphText graph;
     graph.graphsInFile = static_cast<int>(candidates.size());
-    for (const Candidate& c : candidates) {
-        const auto& ids = graph.jointCompileIds;
-        if (isJoint(c) && !c.compileId.empty() && std::find(ids.begin(), ids.end(), c.compileId) == ids.end())
-            graph.jointCompileIds.push_back(c.compileId);
-    }
-    if (!compileId.empty()) {
-        // An exact id first; else the one attempt of that compile ("0/0" for "0/0_1"), if only one.
-        std::vector<Candidate> exact;
-        std::vector<Candidate> loose;
-        for (const Candidate& c : candidates) {
-            if (namesCompile(compileId, c.compileId, true))
-                exact.push_back(c);
-            else if (namesCompile(compileId, c.compileId, false))
-                loose.push_back(c);
-        }
-        const bool oneAttempt = !loose.empty()
-            && std::all_of(loose.begin(), loose.end(),
-                [&](const Candidate& c) { return c.compileId == loose.front().compileId; });
-        candidates = !exact.empty() ? std::move(exact)
-            : oneAttempt            ? std::move(loose)
-                                    : std::vector<Candidate>();
-        if (candidates.empty())
-            return std::nullopt;
-    }
     if (candidates.empty()) {
         for (std::size_t i = 0; i < lines.size(); ++i) {
             const auto pos = graphStart(lines[i].text);
@@ -271,11 +247,6 @@ std::optional<GraphText> locateGraph(std::string_view text, std::string_view com
     }
     graph.origin = chosen->origin;
     graph.title = chosen->title;
-    graph.compileId = chosen->compileId;
-    graph.backwardLogged = chosen->origin == "TORCH_LOGS"
-        && std::any_of(candidates.begin(), candidates.end(), [&](const Candidate& c) {
-               return c.compileId == chosen->compileId && c.title.starts_with("Backward graph");
-           });
     const auto& first = lines[chosen->line];
     const std::string_view firstText = withoutPrefix(first.text, chosen->prefix);
     graph.lines.push_back({first.number, std::string(firstText.substr(graphStart(firstText)))});

@@ -19,32 +19,31 @@ struct GraphText {
     std::vector<SourceLine> lines;
     std::string origin; ///< "print_readable", "TORCH_LOGS" or "TORCH_TRACE"
     std::string title; ///< the log's header ("Joint graph 0", "aot_joint_graph"), if any
-    std::string compileId; ///< the compile id in a TORCH_LOGS line's prefix ("0/0_1"), if any
-    /// TORCH_LOGS: the capture also holds the backward graph 2.x partitioned out of this compile
-    /// (aot_graphs), so PyTorch's decision is in the file, though not comparable.
-    bool backwardLogged = false;
-    /// TORCH_LOGS: the compile ids of every joint graph in the file, in order, each once.
-    std::vector<std::string> jointCompileIds;
     int graphsInFile = 0;
 };
 
 /// Finds the graph in a print_readable() dump, a TORCH_LOGS log ("TRACED GRAPH" records, every
 /// line behind the same prefix), a tlparse artifact or a raw TORCH_TRACE file (tab-indented
-/// payloads). With several graphs, the first joint graph wins, else the first graph. With
-/// `compileId`, only the TORCH_LOGS records of that compile (an id without its attempt, "0/0", also
-/// finds a lone "0/0_1") are candidates. Returns nullopt if there is none. ANSI colour codes are removed.
-std::optional<GraphText> locateGraph(std::string_view text, std::string_view compileId = {});
+/// payloads). With several graphs, the first joint graph wins, else the first graph.
+/// Returns nullopt if there is none. ANSI colour codes are removed.
+std::optional<GraphText> locateGraph(std::string_view text);
 
-/// One graph a TORCH_LOGS capture printed ("TRACED GRAPH" record), as `--graph` picks it.
+/// The text's lines, numbered from 1, without a BOM, '\r' and ANSI colour codes.
+std::vector<SourceLine> logLines(std::string_view text);
+
+/// The compile id a TORCH_LOGS line prefix names, "0/0_1" in
+/// "I1128 ... graph_compile.py:1803] [0/0_1] [__aot_joint_graph] "; empty if none.
+std::string compileIdIn(std::string_view prefix);
+
+/// One graph a TORCH_LOGS capture printed (a "TRACED GRAPH" record).
 struct LoggedGraph {
-    std::string compileId; ///< from the line prefix ("[0/0_1] [__aot_joint_graph]"); empty if none
-    std::string title; ///< "Joint graph 0", "Forward graph 1"
-    bool joint = false;
-    int line = 0; ///< 1-based line of its class/def line
+    std::string compileId; ///< from the record's prefix; empty if it names none
+    std::string title; ///< "Joint graph 0", "Forward graph 1", "Backward graph 1"
+    std::vector<SourceLine> lines; ///< from its class/def line to the next record, prefix removed
 };
 
-/// Every TORCH_LOGS record of a printed graph in `text`, in order; empty for other text.
-std::vector<LoggedGraph> listLoggedGraphs(std::string_view text);
+/// Every TORCH_LOGS record of a printed graph among `lines` (logLines), in order.
+std::vector<LoggedGraph> loggedGraphs(const std::vector<SourceLine>& lines);
 
 /// One logical line of code: physical lines joined while brackets are open, comments removed.
 struct Statement {

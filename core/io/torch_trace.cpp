@@ -17,6 +17,13 @@
 namespace remat::trace {
 namespace {
 
+/// The symbols' example values of a TORCH_TRACE log; a TORCH_LOGS capture logs none, and its
+/// printed graphs then say that only the run's TORCH_TRACE log can size them.
+const printed::SymbolHints* hintsOf(const TraceLogFile& log, const TracedCompile& compile)
+{
+    return log.format == kTorchTraceLog ? &compile.symbolHints : nullptr;
+}
+
 /// With several logs in a folder, ids carry the log's name: "rank_0_ab12:0/0".
 std::string qualifier(const TraceLogFile& log, std::size_t logCount)
 {
@@ -152,6 +159,8 @@ TraceListing listTraceLogs(const std::vector<TraceLogFile>& logs, const std::str
 {
     TraceListing listing;
     listing.path = path;
+    if (!logs.empty())
+        listing.format = logs.front().format;
     for (const auto& log : logs) {
         if (listing.torchVersion.empty())
             listing.torchVersion = log.torchVersion;
@@ -170,7 +179,7 @@ TraceListing listTraceLogs(const std::vector<TraceLogFile>& logs, const std::str
                                         : c.backward;
             try {
                 g.nodes = static_cast<int>(
-                    readPrintedGraph(payloadGraph(*shown, "aot graph"), log.path, &c.symbolHints).size());
+                    readPrintedGraph(payloadGraph(*shown, "aot graph"), log.path, hintsOf(log, c)).size());
             } catch (const Error& e) {
                 g.problem = e.what();
             }
@@ -216,18 +225,26 @@ JointGraph loadTracedGraph(
         throw Error(file + ": compile " + fullId + " has no aot_joint_graph record"
             + (compile.inference ? " (it was compiled for inference, without a backward)" : "")
             + "; graphs with one: " + knownIds(logs, true));
-    JointGraph joint
-        = readPrintedGraph(payloadGraph(*compile.joint, "aot_joint_graph"), file, &compile.symbolHints);
+    JointGraph joint = readPrintedGraph(
+        payloadGraph(*compile.joint, "aot_joint_graph"), file, hintsOf(*found.log, compile));
     if (joint.kind() != GraphKind::Joint)
         throw Error(file + ":" + std::to_string(compile.joint->line) + ": compile " + fullId
             + ": the aot_joint_graph record holds no tangents_* input, so it is not a joint graph");
 
+    const bool capture = found.log->format != kTorchTraceLog;
     std::map<std::string, RecordedPartition> recorded;
     std::string unmatched;
     if (compile.forward && compile.backward)
         try {
             RecordedPartition decision = recordedDecision(joint, compile, file);
             decision.graphPassesBefore = compile.jointGraphPasses;
+            if (capture)
+                decision.provenanceCaveat
+                    = "A TORCH_LOGS capture does not say which backend compiled the graph, nor whether an "
+                      "activation memory budget was set: under Inductor (torch.compile's default) its "
+                      "joint-graph passes rewrite the graph before partitioning, and a budget changes the "
+                      "decision. A TORCH_TRACE log records both; backend=\"aot_eager\" compares like "
+                      "with like";
             const auto budget = memoryBudget(compile, file);
             if (budget && *budget < 1.0) {
                 decision.memoryBudget = budget;
@@ -238,7 +255,10 @@ JointGraph loadTracedGraph(
         } catch (const DecisionMismatch& e) {
             // The joint graph is whole: open it, and say why PyTorch's decision is not compared.
             unmatched = std::string(e.what())
-                + (compile.jointGraphPasses.empty()
+                + (capture
+                        ? " (under Inductor, its joint-graph passes rewrite the graph before partitioning; "
+                          "a TORCH_LOGS capture does not say which backend ran)"
+                        : compile.jointGraphPasses.empty()
                         ? " (2.14 logs aot_joint_graph before tensorify_python_scalars turns SymFloat "
                           "arithmetic"
                           " into tensor ops)"
@@ -246,18 +266,24 @@ JointGraph loadTracedGraph(
                 + ", so PyTorch's decision is of a graph the log does not hold";
         }
     GraphSource source;
-    source.producer = "TORCH_TRACE log"
+    source.producer = found.log->format
         + (found.log->torchVersion.empty() ? std::string() : " of PyTorch " + found.log->torchVersion);
     source.model = "compile " + fullId;
-    source.description = "aot_joint_graph at line " + std::to_string(compile.joint->line)
-        + (!unmatched.empty() ? "; PyTorch's decision not compared: its aot_forward_graph and"
-                                " aot_backward_graph records do not fit this graph"
-                : recorded.empty()
-                ? "; no forward and backward graphs, so no recorded decision"
-                : "; PyTorch's decision from the aot_forward_graph and aot_backward_graph records")
-        + symbolValuesNote(joint, compile.symbolHints);
+    const std::string records
+        = capture ? "Forward graph and Backward graph" : "aot_forward_graph and aot_backward_graph";
+    std::string decisionText = "; PyTorch's decision from the " + records + " records";
+    if (!unmatched.empty())
+        decisionText = "; PyTorch's decision not compared: its " + records + " records do not fit this graph";
+    else if (recorded.empty() && capture)
+        decisionText
+            = "; no Forward and Backward graphs with their fw_metadata (TORCH_LOGS=aot_graphs), so no "
+              "recorded decision";
+    else if (recorded.empty())
+        decisionText = "; no forward and backward graphs, so no recorded decision";
+    source.description = (capture ? "Joint graph at line " : "aot_joint_graph at line ")
+        + std::to_string(compile.joint->line) + decisionText + symbolValuesNote(joint, compile.symbolHints);
     source.unmatchedDecision = std::move(unmatched);
-    source.partitionedInsideCompile = true; // a TORCH_TRACE log is written by torch.compile
+    source.partitionedInsideCompile = true; // TORCH_TRACE and TORCH_LOGS log what torch.compile traced
     // The log names no version before its first compilation_metrics; 2.x logs are the only TORCH_TRACE.
     const std::string version = found.log->torchVersion.empty() ? "2.x" : found.log->torchVersion;
     return JointGraphBuilder::withProvenance(

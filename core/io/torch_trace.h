@@ -27,7 +27,7 @@ struct TracedGraphSummary {
 
 struct TraceListing {
     std::string path;
-    std::string format = "TORCH_TRACE log"; ///< or "TORCH_LOGS capture" (io/compiled_graph_listing)
+    std::string format {kTorchTraceLog}; ///< or kTorchLogsCapture
     std::string torchVersion;
     std::vector<TracedGraphSummary> graphs;
 };

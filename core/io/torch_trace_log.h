@@ -44,8 +44,13 @@ struct TracedCompile {
 };
 
 /// One log file (one process or rank) of a TORCH_TRACE folder.
+/// What a TraceLogFile was read from, as messages name it.
+inline constexpr std::string_view kTorchTraceLog = "TORCH_TRACE log";
+inline constexpr std::string_view kTorchLogsCapture = "TORCH_LOGS capture"; ///< io/torch_logs_capture.h
+
 struct TraceLogFile {
     std::string path;
+    std::string format {kTorchTraceLog}; ///< kTorchTraceLog or kTorchLogsCapture
     std::string torchVersion; ///< compilation_metrics' pytorch_version, when the log has one
     std::vector<TracedCompile> compiles; ///< in order of first appearance, only those with an AOT graph
 };

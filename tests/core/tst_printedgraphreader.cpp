@@ -1,11 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "analysis/recording_rules.h"
 #include "graph/error.h"
 #include "io/file_text.h"
 #include "io/joint_graph_reader.h"
 #include "io/printed_graph_reader.h"
-#include "io/printed_source.h"
-#include "io/torch_trace.h"
 #include "partition/partitioner.h"
 
 #include <QDir>
@@ -164,7 +161,6 @@ private slots:
     void logPrefixes_data();
     void logPrefixes();
     void placeholderRename();
-    void captureOfSeveralCompilesOpensByCompileId();
     void skipsWhatIsNotTheGraph();
     void errorsInFiles_data();
     void errorsInFiles();
@@ -262,8 +258,7 @@ void TestPrintedGraphReader::sameJointFromEveryLogFormat_data()
     QTest::addColumn<QString>("file");
     QTest::addColumn<QString>("producer");
     QTest::addRow("TORCH_LOGS") << QStringLiteral("handwritten/aot_graphs.torch_logs.log")
-                                << QStringLiteral(
-                                       "printed FX graph (TORCH_LOGS: Joint graph 0, compile 0/0)");
+                                << QStringLiteral("printed FX graph (TORCH_LOGS: Joint graph 0)");
     QTest::addRow("TORCH_TRACE") << QStringLiteral("handwritten/joint.torch_trace.log")
                                  << QStringLiteral("printed FX graph (TORCH_TRACE: aot_joint_graph)");
 }
@@ -639,19 +634,17 @@ void TestPrintedGraphReader::logPrefixes_data()
         return out;
     };
     const QString joint = QStringLiteral("printed FX graph (TORCH_LOGS: Joint graph 3)");
-    // The compile id of the prefix is named: "[rank1]" and the 2.1 timestamp are not one.
-    const QString compiled = QStringLiteral("printed FX graph (TORCH_LOGS: Joint graph 3, compile 0/0_1)");
     QTest::addRow("torch 2.4+") << prefixed(QStringLiteral(
         "I0614 10:22:13.456000 140212 torch/_functorch/_aot_autograd/dispatch_and_compile_graph.py:204] "
-        "[0/0_1] "
-        "[__aot_joint_graph] ")) << compiled;
+        "[0/0] "
+        "[__aot_joint_graph] ")) << joint;
     QTest::addRow("rank prefix") << prefixed(QStringLiteral(
         "[rank1]:I0614 10:22:13.456000 7 torch/_functorch/_aot_autograd/dispatch_and_compile_graph.py:204] "
-        "[0/0_1] "
-        "[__aot_joint_graph] ")) << compiled;
+        "[0/0] "
+        "[__aot_joint_graph] ")) << joint;
     QTest::addRow("torch 2.1") << prefixed(QStringLiteral(
-        "[2023-10-12 10:22:13,456] [0/0_1] torch._functorch.aot_autograd.__aot_joint_graph: [INFO] "))
-                               << compiled;
+        "[2023-10-12 10:22:13,456] [0/0] torch._functorch.aot_autograd.__aot_joint_graph: [INFO] "))
+                               << joint;
     QTest::addRow("prefix on the first line only")
         << QStringLiteral("INFO:torch._functorch.aot_autograd:") + graph << joint;
     QTest::addRow("no prefix") << graph << joint;
@@ -701,64 +694,6 @@ void TestPrintedGraphReader::placeholderRename()
     QCOMPARE(outputNames(g), QStringLiteral("relu"));
     QCOMPARE(g.kind(), GraphKind::Forward);
     QVERIFY(!g.findOp("_operator.getitem")); // only targets that nodes use are interned
-}
-
-// A real TORCH_LOGS capture of two compilations split by a graph break (made by
-// torch_logs/make_captures.py with PyTorch 2.14): each prints a joint, a forward and a backward graph
-// behind a prefix naming its compile id. The id picks one, as it picks a TORCH_TRACE log's, and the
-// graph it picks is the one the TORCH_TRACE log of the same model holds under that id.
-void TestPrintedGraphReader::captureOfSeveralCompilesOpensByCompileId()
-{
-    const std::string path = dataFile(QStringLiteral("torch_logs/graph_break.log"));
-    const std::string text = readFileText(path);
-    QStringList records;
-    for (const auto& g : printed::listLoggedGraphs(text))
-        records << QStringLiteral("%1 %2%3").arg(
-            q(g.compileId), q(g.title), g.joint ? QStringLiteral(" *") : QString());
-    QCOMPARE(records.join(QStringLiteral("; ")),
-        QStringLiteral("0/0_1 Joint graph 0 *; 0/0_1 Forward graph 0; 0/0_1 Backward graph 0; "
-                       "1/0 Joint graph 1 *; 1/0 Forward graph 1; 1/0 Backward graph 1"));
-
-    // Without an id it is not opened at a guess; an unknown id names the ones there are.
-    const auto errorOf = [&](const std::string& id) {
-        try {
-            readPrintedGraphText(text, "graph_break.log", id);
-        } catch (const Error& e) {
-            return QString::fromUtf8(e.what());
-        }
-        return QStringLiteral("(no error)");
-    };
-    QCOMPARE(errorOf({}),
-        QStringLiteral(
-            "graph_break.log: the log holds 2 joint graphs (0/0_1, 1/0): choose one with a compile id "
-            "(--graph on the command line)"));
-    QCOMPARE(errorOf("5/0"),
-        QStringLiteral("graph_break.log: no graph of compile 5/0 (the log has joint graphs of: 0/0_1, 1/0)"));
-
-    const std::string tracePath = REMAT_TEST_DATA_DIR "/torch_trace/graph_break.log";
-    for (const auto& [id, nodes] : {std::pair {"0/0_1", 17}, std::pair {"1/0", 21}}) {
-        const JointGraph g = readPrintedGraphText(text, path, id);
-        QCOMPARE(g.kind(), GraphKind::Joint);
-        QCOMPARE(g.size(), std::size_t(nodes));
-        QVERIFY2(
-            g.source().producer.ends_with(", compile " + std::string(id) + ")"), g.source().producer.c_str());
-        // Logged by torch.compile in 2.x: its rules, its dead-code elimination; its decision is not
-        // comparable without the parameters' indices, and says so.
-        QCOMPARE(rulesOfRecording(g), RuleSet::Torch214);
-        QVERIFY(g.source().partitionedInsideCompile);
-        QVERIFY(g.recorded().empty());
-        QVERIFY2(g.source().unmatchedDecision.find("not which inputs are parameters") != std::string::npos,
-            g.source().unmatchedDecision.c_str());
-        const JointGraph traced = trace::loadTracedGraph(tracePath, id);
-        QCOMPARE(g.size(), traced.size());
-        for (std::size_t i = 0; i < g.size(); ++i) {
-            const auto n = static_cast<NodeId>(i);
-            QCOMPARE(q(g.node(n).name), q(traced.node(n).name));
-            QCOMPARE(q(g.opOf(n).target), q(traced.opOf(n).target));
-        }
-    }
-    // An id without its attempt finds the one attempt there is.
-    QCOMPARE(readPrintedGraphText(text, path, "0/0").size(), std::size_t(17));
 }
 
 void TestPrintedGraphReader::skipsWhatIsNotTheGraph()

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 // TORCH_TRACE logs as PyTorch 2.14 wrote them (tests/data/torch_trace/make_logs.py): the compiled
 // graphs they list, one loaded by compile id, and PyTorch's decision taken from the same log.
+#include "analysis/recording_rules.h"
 #include "explain/recorded_comparison.h"
 #include "explain/recorded_plan.h"
 #include "graph/error.h"
 #include "io/file_text.h"
 #include "io/graph_loader.h"
+#include "io/torch_logs_capture.h"
 #include "io/torch_trace.h"
 #include "partition/partitioner.h"
 #include "partition/rng_states.h"
@@ -101,6 +103,7 @@ class TestTorchTrace : public QObject {
     Q_OBJECT
 
 private slots:
+    void captureOpensAsALogDoes();
     void listsCompiledGraphs_data();
     void listsCompiledGraphs();
     void loadsByIdWithPyTorchsDecision_data();
@@ -658,4 +661,63 @@ void TestTorchTrace::badIdsAndDamagedLogs()
 }
 
 QTEST_GUILESS_MAIN(TestTorchTrace)
+/// A real TORCH_LOGS capture (stderr of TORCH_LOGS="aot_joint_graph,aot_graphs", made by
+/// printed/torch_logs/make_captures.py with PyTorch 2.14) of the model graph_break.log traced: its
+/// compilations open by compile id, and each one's fw_metadata (static_input_indices) and forward
+/// and backward graphs give PyTorch's decision, the one the TORCH_TRACE log records and ours.
+void TestTorchTrace::captureOpensAsALogDoes()
+{
+    const std::string path = REMAT_TEST_DATA_DIR "/printed/torch_logs/graph_break.log";
+    const auto capture = trace::readTorchLogsCapture(readFileText(path), path);
+    QVERIFY(capture.has_value());
+    QCOMPARE(QString::fromStdString(capture->format), QStringLiteral("TORCH_LOGS capture"));
+    QStringList ids;
+    for (const auto& c : capture->compiles) {
+        ids << QString::fromStdString(c.id);
+        QVERIFY(c.joint && c.forward && c.backward && c.forwardMetadata);
+    }
+    QCOMPARE(ids.join(QLatin1Char(' ')), QStringLiteral("0/0_1 1/0"));
+    QCOMPARE(errorOf([&] { loadGraphFile(path); }),
+        QString::fromStdString(path)
+            + QStringLiteral(": the log holds 2 joint graphs (0/0_1, 1/0): choose one with a compile id "
+                             "(--graph on the command line)"));
+    QCOMPARE(errorOf([&] { loadGraphFile(path, "5/0"); }),
+        QString::fromStdString(path) + QStringLiteral(": no compiled graph 5/0 (the log has: 0/0_1, 1/0)"));
+
+    for (const char* id : {"0/0_1", "1/0"}) {
+        const JointGraph captured = loadGraphFile(path, id);
+        const JointGraph traced = trace::loadTracedGraph(logFile("graph_break.log"), id);
+        QCOMPARE(captured.size(), traced.size());
+        for (std::size_t i = 0; i < captured.size(); ++i) {
+            const auto n = static_cast<NodeId>(i);
+            QCOMPARE(
+                QString::fromStdString(captured.node(n).name), QString::fromStdString(traced.node(n).name));
+            QCOMPARE(captured.opOf(n).target, traced.opOf(n).target);
+        }
+        QVERIFY(captured.source().producer.starts_with("TORCH_LOGS capture"));
+        QCOMPARE(rulesOfRecording(captured), RuleSet::Torch214);
+        QVERIFY(captured.source().partitionedInsideCompile);
+        const RecordedPartition* recorded = captured.recordedPartition("min_cut");
+        QVERIFY(recorded);
+        QCOMPARE(joined(recorded->savedValues), joined(traced.recordedPartition("min_cut")->savedValues));
+        // Without static_input_indices the capture's 1/0 would save t_1 where 2.14 saves primals_1.
+        PartitionOptions options;
+        options.rules = RuleSet::Torch214;
+        const PartitionResult ours = partitionGraph(captured, options);
+        std::vector<std::string> names;
+        for (NodeId v : ours.savedValues)
+            names.push_back(captured.node(v).name);
+        QCOMPARE(joined(names, true), joined(recorded->savedValues, true));
+        QVERIFY(!recorded->provenanceCaveat.empty());
+    }
+
+    // A capture without aot_graphs' fw_metadata keeps no decision: its parameters are unknown.
+    const JointGraph handwritten
+        = loadGraphFile(REMAT_TEST_DATA_DIR "/printed/handwritten/aot_graphs.torch_logs.log");
+    QVERIFY(handwritten.recorded().empty());
+    QVERIFY2(handwritten.source().description.find("no Forward and Backward graphs with their fw_metadata")
+            != std::string::npos,
+        handwritten.source().description.c_str());
+}
+
 #include "tst_torchtrace.moc"

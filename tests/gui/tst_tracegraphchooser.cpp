@@ -76,14 +76,15 @@ private Q_SLOTS:
         QCOMPARE(opened.count(), 0);
         const auto choices = choice.first().at(1).value<QList<TracedGraphChoice>>();
         QCOMPARE(choices.size(), 2);
-        QCOMPARE(choices[0].label, QStringLiteral("0/0_1 — 17 nodes"));
-        QCOMPARE(choices[1].label, QStringLiteral("1/0 — 21 nodes"));
+        QCOMPARE(choices[0].label, QStringLiteral("0/0_1 — 17 nodes, PyTorch's decision recorded"));
+        QCOMPARE(choices[1].label, QStringLiteral("1/0 — 21 nodes, PyTorch's decision recorded"));
 
         opener.open(capture, QStringLiteral("1/0"));
         QVERIFY(opened.wait(kTimeoutMs));
         const LoadedGraphPtr graph = opened.first().first().value<LoadedGraphPtr>();
         QCOMPARE(graph->graph.size(), std::size_t(21));
         QCOMPARE(graph->displayName, QStringLiteral("graph_break.log [1/0]"));
+        QVERIFY(graph->graph.recordedPartition("min_cut"));
     }
 
     void oneJointGraphOpensAtOnce()

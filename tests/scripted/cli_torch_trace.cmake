@@ -28,22 +28,23 @@ remat_cli_test(trace_partition_unknown_graph CODE 1 ONE_LINE_ERROR ARGS partitio
   STDERR "graph_break.log: no compiled graph 5/0 \\(the log has: 0/0_1, 1/0\\)\n$")
 remat_cli_test(trace_graph_on_json CODE 1 ONE_LINE_ERROR ARGS partition ${REMAT_ORACLE}/mlp3_relu.json --graph 0/0
   STDERR "mlp3_relu.json: not a TORCH_TRACE log or TORCH_LOGS capture, so it has no compiled graph 0/0 to choose\n$")
-# A TORCH_LOGS capture (stderr) of two compilations: listed, chosen and refused as a log's graphs are.
+# A TORCH_LOGS capture (stderr) of two compilations: listed, chosen and refused as a log's graphs
+# are, with PyTorch's decision from its aot_graphs records.
 set(REMAT_CAPTURES ${REMAT_TEST_DATA_DIR}/printed/torch_logs)
 remat_cli_test(capture_info CODE 0 ARGS info ${REMAT_CAPTURES}/graph_break.log
-  STDOUT "graph_break.log: TORCH_LOGS capture, 2 compiled graphs\n\n  compile  nodes  joint  PyTorch's decision\n  0/0_1    17     yes    none\n  1/0      21     yes    none\n\nA TORCH_LOGS capture gives no decision")
+  STDOUT "graph_break.log: TORCH_LOGS capture, 2 compiled graphs\n\n  compile  nodes  joint  PyTorch's decision\n  0/0_1    17     yes    yes\n  1/0      21     yes    yes\n\nA TORCH_LOGS capture does not say which backend")
 remat_cli_test(capture_partition_which_graph CODE 1 ONE_LINE_ERROR ARGS partition ${REMAT_CAPTURES}/graph_break.log
   STDERR "graph_break.log: the log holds 2 joint graphs \\(0/0_1, 1/0\\): choose one with a compile id \\(--graph on the command line\\)\n$")
 remat_cli_test(capture_partition_graph CODE 0 ARGS partition ${REMAT_CAPTURES}/graph_break.log --graph 1/0
-  STDOUT "graph_break.log: 21 nodes; min-cut, torch-2.14 rules\nsaved +3 values.*PyTorch +not compared: .*not which inputs are parameters")
+  STDOUT "graph_break.log: 21 nodes; min-cut, torch-2.14 rules\nsaved +3 values.*PyTorch +2.x recorded 3 saved values: identical\n$")
 remat_cli_test(capture_partition_attempt CODE 0 ARGS partition ${REMAT_CAPTURES}/graph_break.log --graph 0/0
-  STDOUT "graph_break.log: 17 nodes; min-cut, torch-2.14 rules\n")
+  STDOUT "graph_break.log: 17 nodes; min-cut, torch-2.14 rules\n.*recorded 2 saved values: identical\n$")
 remat_cli_test(capture_unknown_graph CODE 1 ONE_LINE_ERROR ARGS partition ${REMAT_CAPTURES}/graph_break.log --graph 5/0
-  STDERR "graph_break.log: no graph of compile 5/0 \\(the log has joint graphs of: 0/0_1, 1/0\\)\n$")
+  STDERR "graph_break.log: no compiled graph 5/0 \\(the log has: 0/0_1, 1/0\\)\n$")
 remat_cli_test(capture_info_dynamic CODE 1 ARGS info ${REMAT_CAPTURES}/recompile.log
-  STDOUT "  0/0      27     yes    none\n  0/1      \\? +yes +none\n    unreadable: .*symbolic size 's33'")
+  STDOUT "  0/0      27     yes    yes\n  0/1      \\? +yes +yes\n    unreadable: .*symbolic size 's33'.*open the run's TORCH_TRACE log")
 remat_cli_test(print_graph_id CODE 1 ONE_LINE_ERROR ARGS partition ${REMAT_TEST_DATA_DIR}/printed/mlp_relu.torch113.txt --graph 0/0
-  STDERR "mlp_relu.torch113.txt: no graph of compile 0/0 \\(it names no compile ids: only a TORCH_LOGS capture does\\)\n$")
+  STDERR "mlp_relu.torch113.txt: not a TORCH_TRACE log or TORCH_LOGS capture, so it has no compiled graph 0/0 to choose\n$")
 # 2.14's knapsack decision under the log's budget, and ours: the same six values.
 remat_cli_test(trace_compare_budget CODE 0 ARGS compare ${REMAT_TRACE}/budget.log pytorch-budget=0.3 budget=0.3
   STDOUT "A +PyTorch 2.14.1\\+debian's recorded memory_budget_0.3\n.*only in A +0\nonly in B +0\nin both +6\n")
