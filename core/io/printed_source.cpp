@@ -178,20 +178,25 @@ std::vector<SourceLine> logLines(std::string_view text)
 std::string compileIdIn(std::string_view prefix)
 {
     // "[0/0_1]", "[1/0]", "[!0/1/0]" (compiled autograd): the first bracketed group of digits, '/',
-    // '_' and '!' that holds a '/' ("[rank1]" and a 2.1 timestamp are not one).
-    for (auto open = prefix.find('['); open != std::string_view::npos; open = prefix.find('[', open + 1)) {
-        const auto close = prefix.find(']', open);
-        if (close == std::string_view::npos)
-            break;
-        const std::string_view inside = prefix.substr(open + 1, close - open - 1);
-        bool slash = false;
-        bool idChars = !inside.empty();
-        for (char c : inside) {
-            slash = slash || c == '/';
-            idChars = idChars && ((c >= '0' && c <= '9') || c == '/' || c == '_' || c == '!');
+    // '_' and '!' that holds a digit and a '/' ("[rank1]" and a 2.1 timestamp are not one). One
+    // pass: a prefix is any text before "TRACED GRAPH", however long.
+    std::size_t open = std::string_view::npos;
+    bool slash = false;
+    bool digit = false;
+    for (std::size_t i = 0; i < prefix.size(); ++i) {
+        const char c = prefix[i];
+        if (c == '[') {
+            open = i;
+            slash = digit = false;
+        } else if (c == ']' && open != std::string_view::npos && slash && digit) {
+            return std::string(prefix.substr(open + 1, i - open - 1));
+        } else if (c == '/') {
+            slash = true;
+        } else if (c >= '0' && c <= '9') {
+            digit = true;
+        } else if (c != '_' && c != '!') {
+            open = std::string_view::npos;
         }
-        if (idChars && slash)
-            return std::string(inside);
     }
     return {};
 }

@@ -19,6 +19,31 @@ TracedCompile& compileNamed(TraceLogFile& log, const std::string& id)
     return log.compiles.back();
 }
 
+/// The symbols ("s62", "u3") named inside the quoted annotations of a graph's lines.
+std::vector<std::string> annotatedSymbols(const std::vector<printed::SourceLine>& lines)
+{
+    std::vector<std::string> symbols;
+    const auto isWordChar = [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    };
+    for (const auto& line : lines) {
+        const std::string& t = line.text;
+        bool quoted = false;
+        for (std::size_t i = 0; i < t.size(); ++i) {
+            if (t[i] == '"')
+                quoted = !quoted;
+            if (!quoted || (t[i] != 's' && t[i] != 'u') || (i > 0 && isWordChar(t[i - 1])))
+                continue;
+            std::size_t end = i + 1;
+            while (end < t.size() && t[end] >= '0' && t[end] <= '9')
+                ++end;
+            if (end > i + 1 && (end == t.size() || !isWordChar(t[end])))
+                symbols.push_back(t.substr(i, end - i));
+        }
+    }
+    return symbols;
+}
+
 } // namespace
 
 std::optional<TraceLogFile> readTorchLogsCapture(const std::string& text, const std::string& fileName)
@@ -60,6 +85,13 @@ std::optional<TraceLogFile> readTorchLogsCapture(const std::string& text, const 
             compile.forward.reset();
             compile.backward.reset();
         }
+        // The forward graph is read for PyTorch's decision only (its nodes' names, ops and outputs),
+        // never sized, and a capture logs no symbol's example value: a size only it names (the RNG
+        // state "u8[s62]" that run_and_save_rng_state returns) stands at 1 so that it reads. The
+        // joint graph gets no such values: a dynamic-shape one is refused, naming TORCH_TRACE.
+        if (compile.forward)
+            for (const auto& symbol : annotatedSymbols(compile.forward->payload))
+                compile.symbolHints.emplace(symbol, 1);
     }
     return log;
 }

@@ -3,6 +3,7 @@
 #include "io/file_text.h"
 #include "io/joint_graph_reader.h"
 #include "io/printed_graph_reader.h"
+#include "io/printed_source.h"
 #include "partition/partitioner.h"
 
 #include <QDir>
@@ -161,6 +162,7 @@ private slots:
     void logPrefixes_data();
     void logPrefixes();
     void placeholderRename();
+    void compileIdsOfLogPrefixes();
     void skipsWhatIsNotTheGraph();
     void errorsInFiles_data();
     void errorsInFiles();
@@ -694,6 +696,23 @@ void TestPrintedGraphReader::placeholderRename()
     QCOMPARE(outputNames(g), QStringLiteral("relu"));
     QCOMPARE(g.kind(), GraphKind::Forward);
     QVERIFY(!g.findOp("_operator.getitem")); // only targets that nodes use are interned
+}
+
+// The compile id a TORCH_LOGS prefix names; a rank, a 2.1 timestamp or a logger tag is none.
+void TestPrintedGraphReader::compileIdsOfLogPrefixes()
+{
+    using printed::compileIdIn;
+    QCOMPARE(compileIdIn("I1128 05:25:55.850000 4935 torch/x.py:1803] [0/0_1] [__aot_joint_graph] "),
+        std::string("0/0_1"));
+    QCOMPARE(
+        compileIdIn("[rank1]:I0614 10:22:13.456000 7 x.py:204] [1/0] [__aot_graphs] "), std::string("1/0"));
+    QCOMPARE(compileIdIn("[2023-10-12 10:22:13,456] [0/0] torch._functorch.aot_autograd.__aot_joint_graph: "),
+        std::string("0/0"));
+    QCOMPARE(compileIdIn("I0614 x.py:9] [!0/1/0] [__aot_graphs] "), std::string("!0/1/0"));
+    QCOMPARE(compileIdIn("INFO:torch._functorch.aot_autograd:"), std::string());
+    QCOMPARE(compileIdIn("[rank0]: [__aot_joint_graph] [/] [0_1]"), std::string());
+    // Found in one pass: a fuzzed prefix of 200 000 '[' took seconds when each '[' looked for its ']'.
+    QCOMPARE(compileIdIn(std::string(200000, '[') + "[3/0]"), std::string("3/0"));
 }
 
 void TestPrintedGraphReader::skipsWhatIsNotTheGraph()

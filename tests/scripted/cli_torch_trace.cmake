@@ -43,6 +43,10 @@ remat_cli_test(capture_unknown_graph CODE 1 ONE_LINE_ERROR ARGS partition ${REMA
   STDERR "graph_break.log: no compiled graph 5/0 \\(the log has: 0/0_1, 1/0\\)\n$")
 remat_cli_test(capture_info_dynamic CODE 1 ARGS info ${REMAT_CAPTURES}/recompile.log
   STDOUT "  0/0      27     yes    yes\n  0/1      \\? +yes +yes\n    unreadable: .*symbolic size 's33'.*open the run's TORCH_TRACE log")
+# GPT-2 with gradient checkpointing: its forward graph returns the dropouts' RNG states as
+# "u8[s62]", a size the capture gives no value for and the decision does not need.
+remat_cli_test(capture_gpt2_rng_states CODE 0 ARGS partition ${REMAT_CAPTURES}/gpt2_checkpointing.log --graph 3/0
+  STDOUT "gpt2_checkpointing.log: 416 nodes; min-cut, torch-2.14 rules\n.*RNG states +6, .*PyTorch +2.x recorded 34 saved values and 6 RNG states: identical\n$")
 remat_cli_test(print_graph_id CODE 1 ONE_LINE_ERROR ARGS partition ${REMAT_TEST_DATA_DIR}/printed/mlp_relu.torch113.txt --graph 0/0
   STDERR "mlp_relu.torch113.txt: not a TORCH_TRACE log or TORCH_LOGS capture, so it has no compiled graph 0/0 to choose\n$")
 # 2.14's knapsack decision under the log's budget, and ours: the same six values.

@@ -11,6 +11,10 @@ step under torch.compile with the aot_eager backend.
                graphs.
   recompile:   a Linear and GELU stepped on batch 4, then 6: the second shape recompiles with dynamic
                shapes (0/1), whose sizes name symbols ("s77") that a capture gives no values for.
+  gpt2_checkpointing: Hugging Face's GPT2LMHeadModel (2 layers, d=64, random init) with
+               gradient_checkpointing_enable(use_reentrant=False): three compilations (3/0 with 416
+               nodes, 4/0_1, 6/0); 3/0 recomputes its dropouts and saves their RNG states, whose
+               forward graph returns them as "u8[s62]". Needs `torch2-env.sh setup python3-transformers`.
 """
 
 import os
@@ -45,7 +49,20 @@ def recompile():
         step(torch.randn(batch, 8)).sum().backward()
 
 
-SCENARIOS = {"graph_break": graph_break, "recompile": recompile}
+def gpt2_checkpointing():
+    import torch
+    from transformers import GPT2Config, GPT2LMHeadModel
+
+    config = GPT2Config(n_layer=2, n_head=2, n_embd=64, vocab_size=128, n_positions=32)
+    model = GPT2LMHeadModel(config)
+    model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
+    model.train()
+    step = torch.compile(model, backend="aot_eager")
+    ids = torch.randint(0, 128, (2, 16))
+    step(input_ids=ids, labels=ids).loss.backward()
+
+
+SCENARIOS = {"graph_break": graph_break, "recompile": recompile, "gpt2_checkpointing": gpt2_checkpointing}
 
 
 def main():
