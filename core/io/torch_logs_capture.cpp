@@ -80,6 +80,10 @@ std::optional<TraceLogFile> readTorchLogsCapture(const std::string& text, const 
                 = TraceArtifact {line.number, {{line.number, line.text.substr(at)}}};
     }
     std::erase_if(log.compiles, [](const TracedCompile& c) { return !c.joint && !c.forward && !c.backward; });
+    // A capture of aot_graphs alone has no joint graph: the printed reader says where it is printed.
+    if (std::none_of(
+            log.compiles.begin(), log.compiles.end(), [](const TracedCompile& c) { return c.joint; }))
+        return std::nullopt;
     for (auto& compile : log.compiles) {
         if (!compile.forwardMetadata) {
             compile.forward.reset();

@@ -14,7 +14,8 @@ namespace remat::trace {
 /// and aot_graphs' "fw_metadata=ViewAndMutationMeta(...)" line, whose static_input_indices say which
 /// inputs are parameters. Forward and backward graphs are kept only beside that line, since 2.14's
 /// min-cut saves parameters for free and a decision read without them would be misjudged.
-/// nullopt when no record names a compile id (a print_readable dump, an unprefixed log).
+/// nullopt when no joint graph's record names a compile id (a print_readable dump, an unprefixed
+/// log, or a capture of aot_graphs alone, whose missing joint graph the printed reader explains).
 std::optional<TraceLogFile> readTorchLogsCapture(const std::string& text, const std::string& fileName);
 
 } // namespace remat::trace

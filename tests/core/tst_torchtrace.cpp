@@ -7,6 +7,7 @@
 #include "graph/error.h"
 #include "io/file_text.h"
 #include "io/graph_loader.h"
+#include "io/printed_source.h"
 #include "io/torch_logs_capture.h"
 #include "io/torch_trace.h"
 #include "partition/partitioner.h"
@@ -710,6 +711,19 @@ void TestTorchTrace::captureOpensAsALogDoes()
         QCOMPARE(joined(names, true), joined(recorded->savedValues, true));
         QVERIFY(!recorded->provenanceCaveat.empty());
     }
+
+    // A capture of aot_graphs alone (no joint graph) opens its forward graph as the printed reader
+    // does, which says where the joint graph is printed when asked to partition it.
+    std::string partitionedOnly;
+    for (const auto& line : printed::logLines(readFileText(path))) {
+        if (line.text.find("__aot_joint_graph") == std::string::npos)
+            partitionedOnly += line.text + "\n";
+    }
+    QVERIFY(!trace::readTorchLogsCapture(partitionedOnly, "aot_graphs.log"));
+    const JointGraph forwardOnly = loadGraphText(partitionedOnly, "aot_graphs.log");
+    QCOMPARE(forwardOnly.kind(), GraphKind::Forward);
+    QVERIFY2(forwardOnly.source().producer.starts_with("printed FX graph (TORCH_LOGS"),
+        forwardOnly.source().producer.c_str());
 
     // A capture without aot_graphs' fw_metadata keeps no decision: its parameters are unknown.
     const JointGraph handwritten
