@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "io/compiled_graph_listing.h"
 
-#include "graph/error.h"
 #include "io/file_text.h"
 #include "io/graph_loader.h"
 #include "io/torch_logs_capture.h"
