@@ -20,6 +20,7 @@ public:
     Arg& argAt(std::uint32_t index) { return m_graph.m_args[index]; }
     std::uint32_t intern(std::string_view text);
     OpId internOp(std::string_view target);
+    std::optional<OpId> findOp(std::string_view target) const { return m_graph.findOp(target); }
 
     /// Node names must be unique; returns the id the next addNode() will get.
     NodeId nextId() const { return static_cast<NodeId>(m_graph.m_nodes.size()); }

@@ -311,12 +311,20 @@ JointGraph PrintedGraphReader::finish()
     // go as they do inside torch.compile (a print_readable dump says neither).
     const bool loggedByCompile = m_graph.origin == "TORCH_LOGS" || m_graph.origin == "TORCH_TRACE";
     source.partitionedInsideCompile = loggedByCompile;
-    if (loggedByCompile)
+    // Size annotations are torch 2.x's too: 1.13's print_readable prints none. A dump does not say
+    // which inputs are parameters, which 2.14's min-cut saves for free under torch.compile.
+    const bool printedBy2x = anyAnnotation && m_graph.origin == "print_readable";
+    if (loggedByCompile || printedBy2x)
         m_builder.setRecordedTorchVersion("2.x");
+    if (printedBy2x && tangents > 0)
+        source.description
+            += "; size annotations, so printed by torch 2.x: torch-2.14 rules. A printout does not"
+               " say which inputs are parameters: none is static, as under aot_function"
+               " (torch.compile makes them static, and 2.14's min-cut then saves them for free)";
     m_builder.setSource(std::move(source));
     m_builder.setFilePath(m_file);
     if (tangents > 0)
-        inferPartitionerTags(m_nodes, m_builder);
+        inferPartitionerTags(m_nodes, m_builder, static_cast<int>(m_outputCount) - primals);
     try {
         for (Node& node : m_nodes)
             m_builder.addNode(std::move(node));
