@@ -3,6 +3,7 @@
 
 #include "window/export_actions.h"
 #include "window/guide_window.h"
+#include "window/graph_properties_dialog.h"
 #include "window/preferences_dialog.h"
 #include "window/settings.h"
 #include "window/tag_actions.h"
@@ -171,6 +172,11 @@ void MainWindow::createActions()
     m_findPreviousAction->setShortcut(QKeySequence::FindPrevious);
     connect(m_findPreviousAction, &QAction::triggered, this, [this] { findNext(true); });
 
+    m_propertiesAction = new QAction(tr("Graph &Properties…"), this);
+    m_propertiesAction->setObjectName(QStringLiteral("graphPropertiesAction"));
+    m_propertiesAction->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Return));
+    connect(m_propertiesAction, &QAction::triggered, this, &MainWindow::showGraphProperties);
+
     m_preferencesAction = new QAction(tr("&Colours…"), this);
     m_preferencesAction->setMenuRole(QAction::PreferencesRole);
     connect(m_preferencesAction, &QAction::triggered, this, &MainWindow::showPreferences);
@@ -304,6 +310,7 @@ void MainWindow::createMenus()
     file->addAction(m_openTraceFolderAction);
     file->addAction(m_sampleAction);
     file->addSeparator();
+    file->addAction(m_propertiesAction);
     QMenu* exportMenu = file->addMenu(tr("&Export"));
     m_exportActions->addTo(exportMenu);
     file->addSeparator();
@@ -716,6 +723,7 @@ void MainWindow::showContextMenu(const QPoint& globalPos)
 void MainWindow::updateActions()
 {
     const bool hasGraph = m_document->graph() != nullptr;
+    m_propertiesAction->setEnabled(hasGraph);
     const bool hasSelection = !m_selection->isEmpty();
     m_tagActions->setEnabled(hasGraph && hasSelection);
     m_selectProducersAction->setEnabled(!m_selection->nodes().empty());
@@ -745,6 +753,14 @@ void MainWindow::onPictureReady(const CanvasTimings& timings)
         // "collapsed into N groups" is no longer true.
         m_collapsedNotice = false;
         statusBar()->showMessage(tr("Every group expanded: %1 nodes shown").arg(graph->size()), 8000);
+    }
+}
+
+void MainWindow::showGraphProperties()
+{
+    if (const LoadedGraphPtr graph = m_document->graph()) {
+        GraphPropertiesDialog dialog(graph->graph, this);
+        dialog.exec();
     }
 }
 
@@ -797,6 +813,7 @@ void MainWindow::showShortcuts()
     add(tr("Ctrl+Shift+→ / Ctrl+Shift+←"), tr("Expand / collapse all groups"));
     add(tr("Ctrl+T, F1"), tr("Teach the min-cut, the guide"));
     add(tr("M, L, D"), tr("Overview map, legend, differences from PyTorch"));
+    add(tr("Alt+Return"), tr("Graph properties: where the graph comes from, its rules and static inputs"));
     QMessageBox::information(this, tr("Keyboard Shortcuts"), QStringLiteral("<table cellspacing='6'>%1</table>").arg(rows));
 }
 

@@ -96,6 +96,7 @@ private:
     void updateTitle();
     void showContextMenu(const QPoint& globalPos);
     void showOpenDialog();
+    void showGraphProperties();
     void showPreferences();
     void showShortcuts();
     void onFindTextChanged(const QString& text);
@@ -136,6 +137,7 @@ private:
     QAction* m_findAction = nullptr;
     QAction* m_findNextAction = nullptr;
     QAction* m_findPreviousAction = nullptr;
+    QAction* m_propertiesAction = nullptr;
     QAction* m_preferencesAction = nullptr;
     QAction* m_zoomInAction = nullptr;
     QAction* m_zoomOutAction = nullptr;
