@@ -53,6 +53,8 @@ void applyRulesOfRecording(PartitionOptions& options, const Arguments& args, con
 {
     if (!args.value("--rules") && !args.value("--compiler"))
         options.rules = rulesOfRecording(graph);
+    options.config.inductorJointPasses
+        = options.rules == RuleSet::Newest && decidedAfterInductorJointPasses(graph);
 }
 
 std::vector<std::pair<std::string, CheckpointPolicy>> tagArguments(const Arguments& args)

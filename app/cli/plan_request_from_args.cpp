@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "cli/plan_request_from_args.h"
 
+#include "analysis/recording_rules.h"
 #include "budget/budget_io.h"
 
 #include "budget/knapsack.h"
@@ -42,6 +43,8 @@ void addTags(PlanRequest& request, const Arguments& args, const JointGraph& grap
     request.options.tags = tagsFrom(args, graph);
     if (!request.budget)
         applyRulesOfRecording(request.options, args, graph);
+    else
+        request.options.config.inductorJointPasses = decidedAfterInductorJointPasses(graph);
 }
 
 std::string describeRequest(const PlanRequest& request)

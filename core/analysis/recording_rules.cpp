@@ -3,6 +3,7 @@
 
 #include "graph/joint_graph.h"
 
+#include <algorithm>
 #include <cctype>
 #include <string_view>
 
@@ -32,6 +33,16 @@ RuleSet rulesOfRecording(const JointGraph& graph)
     if (producer.starts_with(prefix) && isTorch2OrLater(std::string_view(producer).substr(prefix.size())))
         return RuleSet::Torch214;
     return RuleSet::Torch113;
+}
+
+bool decidedAfterInductorJointPasses(const JointGraph& graph)
+{
+    for (const auto& [key, recorded] : graph.recorded()) {
+        if (std::find(recorded.graphPassesBefore.begin(), recorded.graphPassesBefore.end(), "remove_noop_ops")
+            != recorded.graphPassesBefore.end())
+            return true;
+    }
+    return false;
 }
 
 } // namespace remat

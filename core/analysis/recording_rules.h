@@ -11,4 +11,9 @@ class JointGraph;
 /// torch-1.13 otherwise (our 1.13 exports, and files that do not say). A graph opens under it.
 RuleSet rulesOfRecording(const JointGraph& graph);
 
+/// PyTorch made a decision recorded in the file after Inductor's joint-graph passes (a TORCH_TRACE
+/// log of the default backend names remove_noop_ops among them): a graph opens with
+/// config.inductorJointPasses on, so that the passes are replayed before partitioning.
+bool decidedAfterInductorJointPasses(const JointGraph& graph);
+
 } // namespace remat

@@ -138,6 +138,9 @@ std::string placementReason(const JointGraph& graph, const PartitionResult& r, N
     const auto i = static_cast<std::size_t>(n);
     if (std::binary_search(r.dceRemoved.begin(), r.dceRemoved.end(), n)) // graph order
         return "Removed as dead code before partitioning: nothing uses its value.";
+    if (i < r.removedByJointPasses.size() && r.removedByJointPasses[i] && r.mergedInto[i] != kNoNode)
+        return "Removed before partitioning by Inductor's joint-graph passes, as a no-op: its uses read '"
+            + graph.node(r.mergedInto[i]).name + "' (replayed as PyTorch ran them for this log).";
     if (i < r.mergedInto.size() && r.mergedInto[i] != kNoNode)
         return "Merged into '" + graph.node(r.mergedInto[i]).name
             + "' by common-subexpression elimination: the partitioner decides for that node.";

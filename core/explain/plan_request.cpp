@@ -12,7 +12,7 @@ auto configFields(const PartitionerConfig& c)
     const MinCutOptions& m = c.minCut;
     return std::make_tuple(m.banIfUsedFarApart, m.banIfLongFusibleChains, m.banIfMaterializedBackward,
         m.banIfNotInAllowlist, m.banIfReduction, c.aggressiveRecomputation, c.recomputeViews,
-        c.treatParametersAsFreeToSave, c.cse);
+        c.treatParametersAsFreeToSave, c.cse, c.activationOffloading, c.inductorJointPasses);
 }
 
 bool sameBudgetOptions(const BudgetOptions& a, const BudgetOptions& b)

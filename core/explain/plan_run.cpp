@@ -7,6 +7,7 @@
 #include "budget/storage_aliasing.h"
 #include "graph/error.h"
 #include "partition/fw_bw_split.h"
+#include "partition/inductor_joint_passes.h"
 #include "partition/min_cut_preparation.h"
 #include "partition/partitioner.h"
 #include "partition/rng_states.h"
@@ -23,6 +24,7 @@ struct PlanRunner::Preparation {
     std::unique_ptr<PreparedMinCut> prepared; ///< min-cut: DCE, CSE, classification
     std::unique_ptr<WorkGraph> plain; ///< default partition: the joint graph as it is
     std::unique_ptr<OpCategories> plainOps; ///< ... and the rules' op lists
+    std::vector<NodeId> plainJointPasses; ///< ... and what Inductor's joint passes removed from it
     std::unique_ptr<StorageMap> storages;
     std::unique_ptr<MemorySimulator> simulator;
 
@@ -31,7 +33,7 @@ struct PlanRunner::Preparation {
 
 struct PlanRunner::Caches {
     std::mutex mutex;
-    std::map<std::tuple<PartitionerKind, RuleSet, OpListCompiler, bool>, std::unique_ptr<Preparation>>
+    std::map<std::tuple<PartitionerKind, RuleSet, OpListCompiler, bool, bool>, std::unique_ptr<Preparation>>
         preparations;
 
     // A what-if asks for its base plan again and again, and a budget session is costly to build:
@@ -108,7 +110,8 @@ PlanRunner::~PlanRunner() = default;
 const PlanRunner::Preparation& PlanRunner::preparation(const PartitionOptions& options) const
 {
     const bool cse = options.rules != RuleSet::Newest || options.config.cse;
-    const auto key = std::make_tuple(options.partitioner, options.rules, options.compiler, cse);
+    const bool jointPasses = options.rules == RuleSet::Newest && options.config.inductorJointPasses;
+    const auto key = std::make_tuple(options.partitioner, options.rules, options.compiler, cse, jointPasses);
     const std::lock_guard lock(m_caches->mutex);
     auto& slot = m_caches->preparations[key];
     if (!slot) {
@@ -121,6 +124,10 @@ const PlanRunner::Preparation& PlanRunner::preparation(const PartitionOptions& o
         else {
             p->plain = std::make_unique<WorkGraph>(*m_graph);
             p->plainOps = std::make_unique<OpCategories>(*m_graph, options.rules, options.compiler);
+            if (jointPasses) {
+                p->plainJointPasses = inductorJointPassRemovals(*p->plain, *p->plainOps);
+                p->plain->applyMerges(p->plainJointPasses);
+            }
         }
         p->storages = std::make_unique<StorageMap>(p->work());
         p->simulator = std::make_unique<MemorySimulator>(p->work(), *p->storages);
@@ -224,6 +231,8 @@ PartitionResult PlanRunner::planSaving(
     } else {
         // As the default partition extracts: the joint graph without dead-code elimination or CSE.
         result.mergedInto.assign(m_graph->size(), kNoNode);
+        result.removedByJointPasses
+            = foldJointPassRemovals(work, p.plainJointPasses, result.mergedInto, result.notes);
         result.weights.assign(m_graph->size(), PartitionResult::kNoWeightEdge);
         result.classes = classifyNodes(work, *p.plainOps);
         splitForwardBackward(work, *p.plainOps, std::move(kept), result);

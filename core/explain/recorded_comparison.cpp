@@ -99,10 +99,10 @@ std::string rewrittenGraphNote(const RecordedPartition& recorded)
     for (const auto& pass : recorded.graphPassesBefore)
         passes += (passes.empty() ? "" : ", ") + pass;
     return "PyTorch partitioned this graph after Inductor's joint-graph passes (" + passes
-        + "), which rewrite it (removing no-op views, aliases and clones, replacing patterns) and which the "
-          "log does not record: "
-          "a difference on such nodes comes from them, not from the partitioner. Trace with "
-          "backend=\"aot_eager\" to compare like with like";
+        + "), which the log does not record. Ours replays those that remove no-ops (remove_noop_ops, "
+          "pointless views and permutes) but not constant folding nor the pattern rewrites: a difference "
+          "on such nodes comes from them, not from the partitioner. Trace with backend=\"aot_eager\" to "
+          "compare like with like";
 }
 
 std::string replacedSymbolNote(

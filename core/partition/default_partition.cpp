@@ -6,6 +6,7 @@
 #include "graph/error.h"
 #include "partition/extraction.h"
 #include "partition/fw_bw_split.h"
+#include "partition/inductor_joint_passes.h"
 #include "partition/tag_passes.h"
 
 #include <algorithm>
@@ -60,6 +61,11 @@ void defaultPartitionTorch113(const JointGraph& graph, const OpCategories& ops, 
 void defaultPartitionNewest(const JointGraph& graph, const OpCategories& ops, PartitionResult& result)
 {
     WorkGraph work(graph);
+    std::vector<NodeId> jointPassInto;
+    if (result.options.config.inductorJointPasses) {
+        jointPassInto = inductorJointPassRemovals(work, ops);
+        work.applyMerges(jointPassInto);
+    }
     auto& tags = result.effectiveTags;
     bool hasRecomputeTags = false;
     for (auto t : tags)
@@ -69,6 +75,7 @@ void defaultPartitionNewest(const JointGraph& graph, const OpCategories& ops, Pa
     forceSaveCollectives(work, ops, tags);
     forceSaveBackwardMutationSources(work, tags);
     fillNoMinCutDetails(graph, work, ops, result);
+    result.removedByJointPasses = foldJointPassRemovals(work, jointPassInto, result.mergedInto, result.notes);
 
     // The forward region is placement, not dataflow: everything up to the last forward node.
     NodeId last = kNoNode;

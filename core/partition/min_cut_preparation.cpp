@@ -5,6 +5,7 @@
 #include "graph/error.h"
 #include "partition/cse.h"
 #include "partition/fw_bw_split.h"
+#include "partition/inductor_joint_passes.h"
 #include "partition/tag_passes.h"
 
 #include <algorithm>
@@ -77,6 +78,11 @@ PreparedMinCut::PreparedMinCut(const JointGraph& graph, const PartitionOptions& 
     , m_tags(effectiveTags(graph, options))
 {
     const bool newest = options.rules == RuleSet::Newest;
+    std::vector<NodeId> jointPassInto;
+    if (newest && options.config.inductorJointPasses) {
+        jointPassInto = inductorJointPassRemovals(m_work, m_ops);
+        m_work.applyMerges(jointPassInto);
+    }
     m_dceRemoved = m_work.eliminateDeadCode([&](NodeId n) {
         const Node& node = graph.node(n);
         return node.op == NodeOp::Placeholder || node.op == NodeOp::Output
@@ -88,6 +94,7 @@ PreparedMinCut::PreparedMinCut(const JointGraph& graph, const PartitionOptions& 
     } else {
         m_mergedInto.assign(graph.size(), kNoNode);
     }
+    m_removedByJointPasses = foldJointPassRemovals(m_work, jointPassInto, m_mergedInto, m_notes);
     if (newest) {
         const auto dropped = dropUnrecomputableUserTags(m_work, m_ops, options.tags, m_tags);
         if (!dropped.empty())
@@ -139,6 +146,7 @@ void PreparedMinCut::finish(MinCutSolution solution, PartitionResult& result) co
     result.effectiveTags = m_tags;
     result.dceRemoved = m_dceRemoved;
     result.mergedInto = m_mergedInto;
+    result.removedByJointPasses = m_removedByJointPasses;
     result.classes = m_classes;
     result.banned = std::move(solution.banned);
     result.cutValue = solution.cutValue;

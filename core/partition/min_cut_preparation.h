@@ -55,6 +55,7 @@ private:
     std::vector<CheckpointPolicy> m_tags;
     std::vector<NodeId> m_dceRemoved;
     std::vector<NodeId> m_mergedInto;
+    std::vector<char> m_removedByJointPasses;
     NodeClasses m_classes;
     std::vector<char> m_staticLifetime;
     bool m_hasBackward = false;

@@ -35,6 +35,10 @@ struct PartitionerConfig {
     /// enable_activation_offloading (torch 2.x, off by default): after the cut, saved values tagged
     /// MUST_/PREFER_CPU_OFFLOAD that can be offloaded go to the host (see activation_offloading.h).
     bool activationOffloading = false;
+    /// Replay the joint-graph passes Inductor runs before partitioning that only remove nodes
+    /// (remove_noop_ops, pointless views and permutes: see inductor_joint_passes.h). On for a log
+    /// whose decision PyTorch made after them; torch-2.14 rules only.
+    bool inductorJointPasses = false;
 };
 
 struct PartitionOptions {

@@ -43,7 +43,8 @@ struct PartitionResult {
 
     // Why: the intermediate facts behind the decisions.
     std::vector<NodeId> dceRemoved;     ///< removed by dead-code elimination before partitioning
-    std::vector<NodeId> mergedInto;     ///< per node: kNoNode, or the node CSE merged it into
+    std::vector<NodeId> mergedInto;     ///< per node: kNoNode, or the node CSE (or a joint pass) merged it into
+    std::vector<char> removedByJointPasses; ///< per node: Inductor's joint passes removed it (config.inductorJointPasses)
     NodeClasses classes;                ///< required_fw / required_bw / dist_from_bw
     static constexpr std::int64_t kInfiniteWeight = -1;
     static constexpr std::int64_t kNoWeightEdge = -2;

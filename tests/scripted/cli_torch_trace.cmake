@@ -88,11 +88,14 @@ remat_cli_test(trace_partition_rng CODE 0 ARGS partition ${REMAT_TRACE}/rng.log 
   STDOUT "saved       13 values, 4.3 KiB\n.*RNG states  2, 9.9 KiB: the backward recomputes the random ops native_dropout, native_dropout_1 and replays.*recorded 13 saved values and 2 RNG states: identical\n")
 remat_cli_test(trace_partition_rng_json CODE 0 ARGS partition ${REMAT_TRACE}/rng.log --rules torch-2.14 --json
   STDOUT "\n \"rng_state_ops\": \\[\"native_dropout\", \"native_dropout_1\"\\],\n")
-# Under Inductor, PyTorch partitioned the graph after its joint-graph passes: info and partition say so.
+# Under Inductor, PyTorch partitioned the graph after its joint-graph passes: info says so, and
+# partition replays those that remove no-ops (noted), which makes its decision PyTorch's.
 remat_cli_test(trace_info_inductor CODE 0 ARGS info ${REMAT_TRACE}/inductor.log
   STDOUT "  0/0 +187 +yes +yes, after Inductor's joint-graph passes\n")
 remat_cli_test(trace_partition_inductor CODE 0 ARGS partition ${REMAT_TRACE}/inductor.log --rules torch-2.14
-  STDOUT "recorded 18 saved values: 2 only ours \\(view_9, alias_3\\), 1 only PyTorch's \\(getitem\\)\n +PyTorch partitioned this graph after Inductor's joint-graph passes \\(remove_noop_ops, ")
+  STDOUT "note +Inductor's joint-graph passes, replayed: 8 no-ops removed before partitioning \\(alias -> getitem, .*recorded 18 saved values: identical\n")
+remat_cli_test(trace_explain_inductor_noop CODE 0 ARGS explain ${REMAT_TRACE}/inductor.log alias_3 --rules torch-2.14
+  STDOUT "Removed before partitioning by Inductor's joint-graph passes, as a no-op: its uses read 'getitem'")
 # Dynamic shapes (automatic dynamic after a second input shape): compile 0/1's symbolic sizes take
 # the create_symbol records' example values, as PyTorch sizes them; it was refused before.
 remat_cli_test(trace_info_dynamic CODE 0 ARGS info ${REMAT_TRACE}/dynamic.log --graph 0/1

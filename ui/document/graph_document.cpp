@@ -230,6 +230,9 @@ PartitionOptions GraphDocument::partitionOptions() const
     options.rules = m_rules;
     options.compiler = m_compiler;
     options.config.activationOffloading = m_activationOffloading;
+    // A budget runs the torch-2.14 rules whatever m_rules says: the passes follow the log either way.
+    options.config.inductorJointPasses = m_graph && decidedAfterInductorJointPasses(m_graph->graph)
+        && (m_rules == RuleSet::Newest || m_budgetMode);
     options.tags.reserve(m_userTags.size());
     for (const auto& [n, policy] : m_userTags)
         options.tags.emplace_back(n, policy);

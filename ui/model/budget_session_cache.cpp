@@ -15,7 +15,7 @@ bool sameConfig(const PartitionerConfig& a, const PartitionerConfig& b)
         && x.banIfNotInAllowlist == y.banIfNotInAllowlist && x.banIfReduction == y.banIfReduction
         && a.aggressiveRecomputation == b.aggressiveRecomputation && a.recomputeViews == b.recomputeViews
         && a.treatParametersAsFreeToSave == b.treatParametersAsFreeToSave && a.cse == b.cse
-        && a.activationOffloading == b.activationOffloading;
+        && a.activationOffloading == b.activationOffloading && a.inductorJointPasses == b.inductorJointPasses;
 }
 
 } // namespace

@@ -24,7 +24,11 @@ QString decisionHeadline(const LoadedGraph& graph, const PartitionOutcome* outco
     if (f & DceRemoved)
         return QObject::tr("removed as dead code before partitioning");
     if (f & CseMerged) {
-        const NodeId into = outcome->result->mergedInto[static_cast<std::size_t>(n)];
+        const auto i = static_cast<std::size_t>(n);
+        const NodeId into = outcome->result->mergedInto[i];
+        if (i < outcome->result->removedByJointPasses.size() && outcome->result->removedByJointPasses[i])
+            return QObject::tr("removed as a no-op by Inductor's joint-graph passes (uses read %1)")
+                .arg(graph.label(into).name);
         return QObject::tr("merged into %1 by common-subexpression elimination").arg(graph.label(into).name);
     }
     if ((f & Saved) && outcome->result->isOffloaded(n))

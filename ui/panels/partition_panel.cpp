@@ -109,6 +109,7 @@ PartitionPanel::PartitionPanel(GraphDocument* document, NodeSelection* selection
     }
     m_summary->setTextInteractionFlags(Qt::TextBrowserInteraction);
     m_status->setStyleSheet(QStringLiteral("color: #555"));
+    m_status->setObjectName(QStringLiteral("partitionStatus"));
 
     auto* filterRow = new QHBoxLayout;
     m_filter->setPlaceholderText(tr("Filter by node or op"));

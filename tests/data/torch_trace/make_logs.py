@@ -16,6 +16,10 @@ aot_backward_graph per compiled graph), then keeps only the log file, renamed <s
                the joint graph (joint_graph_passes) before partitioning it. Inductor's code
                generation may fail afterwards (the chroot has no C++ compiler); the log already
                holds the partition.
+  inductor_gpt2, inductor_llama: a two-layer GPT-2 and Llama (Hugging Face transformers, random
+               init: `torch2-env.sh setup python3-transformers` first) under Inductor, stepped on
+               token ids: its joint-graph passes remove no-op views and aliases of the attention's
+               outputs, and pointless views and permutes, before the partition.
   dynamic:     a Conv1d-cat-slice-Linear model stepped on three input shapes: the second shape
                makes Dynamo recompile with dynamic shapes (automatic dynamic), so compile 0/1 has
                SymInt inputs, sym_size nodes and sizes like "s77*(2*(((s53 - 1)//2)) + 1)"; its
@@ -260,6 +264,34 @@ def rng_model():
     return Attention(8)
 
 
+def hf_causal_lm(kind):
+    """A two-layer Hugging Face causal LM (random init, no download; needs the chroot's
+    python3-transformers), returning its logits: SDPA attention, whose outputs the backward reads
+    through aliases, and the views and permutes Inductor's joint-graph passes remove."""
+    import torch
+    import transformers
+
+    if kind == "gpt2":
+        config = transformers.GPT2Config(n_layer=2, n_embd=64, n_head=4, vocab_size=256, n_positions=32,
+                                         attn_pdrop=0.0, resid_pdrop=0.0, embd_pdrop=0.0)
+        model = transformers.GPT2LMHeadModel(config)
+    else:
+        config = transformers.LlamaConfig(num_hidden_layers=2, hidden_size=64, num_attention_heads=4,
+                                          num_key_value_heads=2, intermediate_size=128, vocab_size=256,
+                                          max_position_embeddings=32)
+        model = transformers.LlamaForCausalLM(config)
+
+    class Logits(torch.nn.Module):
+        def __init__(self, lm):
+            super().__init__()
+            self.lm = lm
+
+        def forward(self, ids):
+            return self.lm(input_ids=ids).logits
+
+    return Logits(model)
+
+
 SCENARIOS = {
     "graph_break": (graph_break_model, 8),
     "sac": (sac_model, 8),
@@ -273,6 +305,8 @@ SCENARIOS = {
     "rng": (rng_model, 8),
     "default_partition": (blocks_model, 16),
     "batchnorm": (batchnorm_model, 6),
+    "inductor_gpt2": (lambda: hf_causal_lm("gpt2"), 16),
+    "inductor_llama": (lambda: hf_causal_lm("llama"), 16),
 }
 
 
@@ -287,10 +321,11 @@ def run_scenario(name):
         torch._functorch.config.activation_memory_budget = 0.5
     make, width = SCENARIOS[name]
     model = make()
-    if name == "inductor":
+    if name.startswith("inductor"):
         step = torch.compile(model)
+        example = torch.randint(0, 256, (2, width)) if name != "inductor" else torch.randn(2, 3, width)
         try:
-            step(torch.randn(2, 3, width)).sum().backward()
+            step(example).float().sum().backward()
         except Exception as error:  # after the partition: its code generation needs a C++ compiler
             print(f"{name}: Inductor stopped after partitioning: {type(error).__name__}")
         return
