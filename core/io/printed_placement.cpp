@@ -10,25 +10,6 @@ namespace {
 
 constexpr std::string_view kBackwardTrace = "Backward of forward node: ";
 
-bool readsAny(JointGraphBuilder& builder, const Arg& arg, const std::vector<char>& marked)
-{
-    switch (arg.kind) {
-    case ArgKind::Node:
-        return marked[static_cast<std::size_t>(arg.node)] != 0;
-    case ArgKind::List:
-    case ArgKind::Dict: {
-        const std::uint32_t count = arg.kind == ArgKind::Dict ? 2 * arg.size : arg.size;
-        for (std::uint32_t k = 0; k < count; ++k) {
-            if (readsAny(builder, builder.argAt(arg.first + k), marked))
-                return true;
-        }
-        return false;
-    }
-    default:
-        return false;
-    }
-}
-
 void collectNodes(JointGraphBuilder& builder, const Arg& arg, std::vector<NodeId>& out)
 {
     if (arg.kind == ArgKind::Node) {
@@ -135,8 +116,9 @@ void inferPartitionerTags(std::vector<Node>& nodes, JointGraphBuilder& builder, 
                 = isTangent(node) ? PartitionerTag::IsBackward : PartitionerTag::IsForward;
             continue;
         }
-        fromTangent[i] = readsAny(builder, builder.argAt(node.args), fromTangent)
-                || readsAny(builder, builder.argAt(node.kwargs), fromTangent)
+        const std::vector<NodeId> read = nodesRead(builder, node);
+        fromTangent[i] = std::any_of(read.begin(), read.end(),
+                             [&](NodeId input) { return fromTangent[static_cast<std::size_t>(input)] != 0; })
             ? 1
             : 0;
         const bool startsTheBackward = i == forwardEnd;

@@ -130,6 +130,9 @@ private:
     bool unsupportedType(NodeId n) const;
     void replace(NodeId n, NodeId by);
     void erase(NodeId n);
+    /// The node n's first argument names, when it is a `target` call whose only user is n, in n's
+    /// mutation region (what a pair pattern's inner CallFunction matches); else kNoNode.
+    NodeId singleUserInner(NodeId n, std::string_view target) const;
     bool pointlessView(NodeId n);
     bool pointlessViewPair(NodeId n);
     bool pointlessPermutePair(NodeId n);
@@ -182,8 +185,9 @@ bool Replay::noopCondition(NodeId n, std::string_view target, std::string_view p
 {
     const Node& node = m_graph.node(n);
     const auto args = m_graph.children(m_graph.arg(node.args));
-    const TensorMeta* self
-        = args.empty() ? nullptr : tensor(nodeArg(&args[0]) == kNoNode ? src : nodeArg(&args[0]));
+    // The op's first tensor: args[0], or the source where args[0] is a list (cat).
+    const NodeId first = args.empty() ? kNoNode : nodeArg(&args[0]);
+    const TensorMeta* self = args.empty() ? nullptr : tensor(first != kNoNode ? first : src);
     const auto dtypeArg = [&](std::size_t i) -> std::optional<Dtype> {
         const Arg* a = parameter(m_graph, node, i, "dtype");
         return a && a->kind == ArgKind::Repr ? parseDtype(m_graph.string(a->string)) : std::nullopt;
@@ -356,12 +360,20 @@ bool Replay::pointlessView(NodeId n)
     return true;
 }
 
+NodeId Replay::singleUserInner(NodeId n, std::string_view target) const
+{
+    const NodeId inner = nodeArg(parameter(m_graph, m_graph.node(n), 0, "self"));
+    if (inner == kNoNode || m_graph.opOf(inner).target != target || m_users[index(inner)].size() != 1
+        || m_region[index(inner)] != m_region[index(n)])
+        return kNoNode;
+    return inner;
+}
+
 bool Replay::pointlessViewPair(NodeId n)
 {
     const Node& node = m_graph.node(n);
-    const NodeId inner = nodeArg(parameter(m_graph, node, 0, "self"));
-    if (inner == kNoNode || m_graph.opOf(inner).target != "aten.view.default"
-        || m_users[index(inner)].size() != 1 || m_region[index(inner)] != m_region[index(n)])
+    const NodeId inner = singleUserInner(n, "aten.view.default");
+    if (inner == kNoNode)
         return false;
     const NodeId arg = nodeArg(parameter(m_graph, m_graph.node(inner), 0, "self"));
     const TensorMeta* t = arg == kNoNode ? nullptr : tensor(arg);
@@ -375,9 +387,8 @@ bool Replay::pointlessViewPair(NodeId n)
 bool Replay::pointlessPermutePair(NodeId n)
 {
     const Node& node = m_graph.node(n);
-    const NodeId inner = nodeArg(parameter(m_graph, node, 0, "self"));
-    if (inner == kNoNode || m_graph.opOf(inner).target != "aten.permute.default"
-        || m_users[index(inner)].size() != 1 || m_region[index(inner)] != m_region[index(n)])
+    const NodeId inner = singleUserInner(n, "aten.permute.default");
+    if (inner == kNoNode)
         return false;
     const auto perm1 = integers(m_graph, parameter(m_graph, m_graph.node(inner), 1, "dims"));
     const auto perm2 = integers(m_graph, parameter(m_graph, node, 1, "dims"));
