@@ -32,7 +32,8 @@ template <typename Writer> void writeText(Writer& w, std::string_view text)
     w.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
 }
 
-/// "made_with": the partitioner, rules, op list, offloading and the user's tags the plan came
+/// "made_with": the partitioner, rules, op list, offloading, Inductor's replayed joint-graph passes
+/// (only when they ran) and the user's tags the plan came
 /// from, so that the file says how to make it again (a budget plan's settings are top-level keys).
 template <typename Writer>
 void writeMadeWith(Writer& w, const JointGraph& graph, const PartitionOptions& options, bool budget)
@@ -47,6 +48,11 @@ void writeMadeWith(Writer& w, const JointGraph& graph, const PartitionOptions& o
     writeText(w, compilerName(options.compiler));
     w.Key("activation_offloading");
     w.Bool(options.config.activationOffloading);
+    if (options.config.inductorJointPasses && options.rules == RuleSet::Newest) {
+        // Only when they ran: every other plan file stays as it was.
+        w.Key("inductor_joint_passes");
+        w.Bool(true);
+    }
     w.Key("tags");
     w.StartObject();
     for (const auto& [node, policy] : options.tags) {

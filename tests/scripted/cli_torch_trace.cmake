@@ -94,6 +94,8 @@ remat_cli_test(trace_info_inductor CODE 0 ARGS info ${REMAT_TRACE}/inductor.log
   STDOUT "  0/0 +187 +yes +yes, after Inductor's joint-graph passes\n")
 remat_cli_test(trace_partition_inductor CODE 0 ARGS partition ${REMAT_TRACE}/inductor.log --rules torch-2.14
   STDOUT "note +Inductor's joint-graph passes, replayed: 8 no-ops removed before partitioning \\(alias -> getitem, .*recorded 18 saved values: identical\n")
+remat_cli_test(trace_plan_inductor_passes CODE 0 ARGS partition ${REMAT_TRACE}/inductor.log --rules torch-2.14 --json
+  STDOUT "\"activation_offloading\": false,\n  \"inductor_joint_passes\": true,\n  \"tags\": {}")
 remat_cli_test(trace_explain_inductor_noop CODE 0 ARGS explain ${REMAT_TRACE}/inductor.log alias_3 --rules torch-2.14
   STDOUT "Removed before partitioning by Inductor's joint-graph passes, as a no-op: its uses read 'getitem'")
 # Dynamic shapes (automatic dynamic after a second input shape): compile 0/1's symbolic sizes take
