@@ -131,6 +131,8 @@ private slots:
         QTest::addRow("TransformerEncoderLayer") << QStringLiteral("inductor.log") << -1;
         QTest::addRow("GPT-2, 2 layers") << QStringLiteral("inductor_gpt2.log") << -1;
         QTest::addRow("Llama, 2 layers") << QStringLiteral("inductor_llama.log") << -1;
+        QTest::addRow("GPT-2, dropout 0.1") << QStringLiteral("inductor_gpt2_dropout.log") << -1;
+        QTest::addRow("GPT-2, bfloat16 autocast") << QStringLiteral("inductor_autocast.log") << -1;
     }
 
     /// Under Inductor, 2.14 decided after its joint-graph passes: with them replayed, our min-cut

@@ -20,6 +20,9 @@ aot_backward_graph per compiled graph), then keeps only the log file, renamed <s
                init: `torch2-env.sh setup python3-transformers` first) under Inductor, stepped on
                token ids: its joint-graph passes remove no-op views and aliases of the attention's
                outputs, and pointless views and permutes, before the partition.
+  inductor_gpt2_dropout: the GPT-2 with its usual training dropout (0.1): Inductor draws the masks
+               with inductor_random.
+  inductor_autocast: the GPT-2 stepped under bfloat16 autocast: casts around every matmul.
   dynamic:     a Conv1d-cat-slice-Linear model stepped on three input shapes: the second shape
                makes Dynamo recompile with dynamic shapes (automatic dynamic), so compile 0/1 has
                SymInt inputs, sym_size nodes and sizes like "s77*(2*(((s53 - 1)//2)) + 1)"; its
@@ -264,7 +267,7 @@ def rng_model():
     return Attention(8)
 
 
-def hf_causal_lm(kind):
+def hf_causal_lm(kind, dropout=0.0):
     """A two-layer Hugging Face causal LM (random init, no download; needs the chroot's
     python3-transformers), returning its logits: SDPA attention, whose outputs the backward reads
     through aliases, and the views and permutes Inductor's joint-graph passes remove."""
@@ -273,7 +276,7 @@ def hf_causal_lm(kind):
 
     if kind == "gpt2":
         config = transformers.GPT2Config(n_layer=2, n_embd=64, n_head=4, vocab_size=256, n_positions=32,
-                                         attn_pdrop=0.0, resid_pdrop=0.0, embd_pdrop=0.0)
+                                         attn_pdrop=dropout, resid_pdrop=dropout, embd_pdrop=dropout)
         model = transformers.GPT2LMHeadModel(config)
     else:
         config = transformers.LlamaConfig(num_hidden_layers=2, hidden_size=64, num_attention_heads=4,
@@ -307,6 +310,8 @@ SCENARIOS = {
     "batchnorm": (batchnorm_model, 6),
     "inductor_gpt2": (lambda: hf_causal_lm("gpt2"), 16),
     "inductor_llama": (lambda: hf_causal_lm("llama"), 16),
+    "inductor_gpt2_dropout": (lambda: hf_causal_lm("gpt2", dropout=0.1), 16),
+    "inductor_autocast": (lambda: hf_causal_lm("gpt2"), 16),
 }
 
 
@@ -325,7 +330,12 @@ def run_scenario(name):
         step = torch.compile(model)
         example = torch.randint(0, 256, (2, width)) if name != "inductor" else torch.randn(2, 3, width)
         try:
-            step(example).float().sum().backward()
+            if name == "inductor_autocast":
+                with torch.autocast("cpu", dtype=torch.bfloat16):
+                    out = step(example)
+                out.float().sum().backward()
+            else:
+                step(example).float().sum().backward()
         except Exception as error:  # after the partition: its code generation needs a C++ compiler
             print(f"{name}: Inductor stopped after partitioning: {type(error).__name__}")
         return
