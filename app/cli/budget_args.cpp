@@ -2,6 +2,7 @@
 #include "cli/budget_args.h"
 
 #include "budget/device_profile.h"
+#include "analysis/recording_rules.h"
 #include "budget/region_budget.h"
 #include "cli/partition_options_from_args.h"
 #include "install/data_dir.h"
@@ -16,7 +17,7 @@ const std::set<std::string>& budgetOptionNames()
     return names;
 }
 
-PartitionOptions budgetPartitionOptionsFrom(const Arguments& args)
+PartitionOptions budgetPartitionOptionsFrom(const Arguments& args, const JointGraph& graph)
 {
     PartitionOptions options;
     options.rules = RuleSet::Newest;
@@ -30,6 +31,8 @@ PartitionOptions budgetPartitionOptionsFrom(const Arguments& args)
                 "--rules torch-1.13 has no memory budget (PyTorch 1.13 had none): use torch-2.14"};
         options.rules = *rules;
     }
+    options.config.inductorJointPasses
+        = options.rules == RuleSet::Newest && decidedAfterInductorJointPasses(graph);
     return options;
 }
 

@@ -67,6 +67,9 @@ void printSummary(const BudgetSession& session, const BudgetedPlan& plan, const 
     }
     out << pad("graphs", 13) << "forward " << plan.result.fwNodes.size() << " nodes, backward "
         << plan.result.bwNodes.size() << " nodes\n";
+    // The last note is the budget's own ("memory budget 0.5: knapsack ..."), which "decided by" says.
+    for (std::size_t i = 0; i + 1 < plan.result.notes.size(); ++i)
+        out << pad("note", 13) << plan.result.notes[i] << "\n";
     out << pad("time", 13) << formatSeconds(seconds) << "\n";
     // As partition does: PyTorch's decision at this budget when the file recorded one.
     printRecordedComparison(graph, plan.result, 13, out, plan.budget, budgetRecordVariant(options));
@@ -88,7 +91,7 @@ int budgetCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
 
     const JointGraph& graph = loadGraphArgument(args);
     const auto start = std::chrono::steady_clock::now();
-    const BudgetSession session(graph, budgetPartitionOptionsFrom(args), budgetOptions);
+    const BudgetSession session(graph, budgetPartitionOptionsFrom(args, graph), budgetOptions);
     const ResolvedBudget resolved = session.resolveBudget(configured);
     const BudgetedPlan plan = session.plan(resolved.budget, MemorySimulationOptions {false, false});
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -104,7 +104,7 @@ int memoryCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
     if (const auto plot = args.value("--plot"))
         checkPictureType(*plot);
     const JointGraph& graph = loadGraphArgument(args);
-    const BudgetSession session(graph, budgetPartitionOptionsFrom(args), budgetOptions);
+    const BudgetSession session(graph, budgetPartitionOptionsFrom(args, graph), budgetOptions);
     BudgetedPlan plan;
     std::string planName; // in the picture's title
     out << graph.filePath() << ": ";

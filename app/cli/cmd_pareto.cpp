@@ -95,7 +95,7 @@ int paretoCommand(const std::vector<std::string>& rawArgs, std::ostream& out)
     if (const auto plot = args.value("--plot"))
         checkPictureType(*plot);
     const JointGraph& graph = loadGraphArgument(args);
-    const BudgetSession session(graph, budgetPartitionOptionsFrom(args), budgetOptions);
+    const BudgetSession session(graph, budgetPartitionOptionsFrom(args, graph), budgetOptions);
     const ParetoResult result = sweepPareto(session, options);
     const RecordedBudgetPoints recorded = measureRecordedBudgetPlans(session, options.simulatePeak);
 

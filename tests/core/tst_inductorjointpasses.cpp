@@ -4,6 +4,7 @@
 // TORCH_TRACE logs of the default backend, whose recorded decisions 2.14 made after the passes.
 #include "analysis/op_categories.h"
 #include "analysis/recording_rules.h"
+#include "budget/budget_session.h"
 #include "conformance_support.h"
 #include "explain/node_decision.h"
 #include "explain/recorded_comparison.h"
@@ -169,6 +170,26 @@ private slots:
         }
         options.config.inductorJointPasses = false;
         QVERIFY(!compareWithRecorded(graph, partitionGraph(graph, options))->identical());
+    }
+
+    /// Under an activation memory budget, 2.14's knapsack also chose among the nodes left after the
+    /// passes: replayed, the budget plan saves PyTorch's set; without them, it saves a removed view.
+    void budgetUnderInductor()
+    {
+        const JointGraph graph = trace::loadTracedGraph(logFile("inductor_budget.log"), "0/0");
+        QVERIFY(decidedAfterInductorJointPasses(graph));
+        const RecordedPartition* recorded = graph.recordedPartition("memory_budget_0.5");
+        QVERIFY(recorded);
+        PartitionOptions options;
+        options.rules = RuleSet::Torch214;
+        options.config.inductorJointPasses = true;
+        const BudgetSession replayed(graph, options, BudgetOptions {});
+        const BudgetedPlan plan = replayed.plan(0.5);
+        QCOMPARE(plan.stage, BudgetStage::Knapsack);
+        QCOMPARE(names(graph, plan.result.savedValues), recorded->savedValues);
+        options.config.inductorJointPasses = false;
+        const BudgetSession asLogged(graph, options, BudgetOptions {});
+        QVERIFY(names(graph, asLogged.plan(0.5).result.savedValues) != recorded->savedValues);
     }
 };
 

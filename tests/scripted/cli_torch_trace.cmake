@@ -96,6 +96,11 @@ remat_cli_test(trace_partition_inductor CODE 0 ARGS partition ${REMAT_TRACE}/ind
   STDOUT "note +Inductor's joint-graph passes, replayed: 8 no-ops removed before partitioning \\(alias -> getitem, .*recorded 18 saved values: identical\n")
 remat_cli_test(trace_plan_inductor_passes CODE 0 ARGS partition ${REMAT_TRACE}/inductor.log --rules torch-2.14 --json
   STDOUT "\"activation_offloading\": false,\n  \"inductor_joint_passes\": true,\n  \"tags\": {}")
+# Under a memory budget too: the knapsack chooses among the nodes left after the passes.
+remat_cli_test(trace_budget_inductor CODE 0 ARGS budget ${REMAT_TRACE}/inductor_budget.log --budget 0.5
+  STDOUT "decided by   knapsack.*note         Inductor's joint-graph passes, replayed: 17 no-ops removed.*recorded 43 saved values: identical\n")
+remat_cli_test(trace_pareto_inductor CODE 0 ARGS pareto ${REMAT_TRACE}/inductor_budget.log
+  STDOUT "our plan saves what PyTorch saved at 1 of 1 recorded budgets")
 remat_cli_test(trace_explain_inductor_noop CODE 0 ARGS explain ${REMAT_TRACE}/inductor.log alias_3 --rules torch-2.14
   STDOUT "Removed before partitioning by Inductor's joint-graph passes, as a no-op: its uses read 'getitem'")
 # Dynamic shapes (automatic dynamic after a second input shape): compile 0/1's symbolic sizes take

@@ -23,6 +23,8 @@ aot_backward_graph per compiled graph), then keeps only the log file, renamed <s
   inductor_gpt2_dropout: the GPT-2 with its usual training dropout (0.1): Inductor draws the masks
                with inductor_random.
   inductor_autocast: the GPT-2 stepped under bfloat16 autocast: casts around every matmul.
+  inductor_budget: the GPT-2 under Inductor with activation_memory_budget=0.5: the knapsack
+               decides on the graph after the joint-graph passes too.
   dynamic:     a Conv1d-cat-slice-Linear model stepped on three input shapes: the second shape
                makes Dynamo recompile with dynamic shapes (automatic dynamic), so compile 0/1 has
                SymInt inputs, sym_size nodes and sizes like "s77*(2*(((s53 - 1)//2)) + 1)"; its
@@ -312,6 +314,7 @@ SCENARIOS = {
     "inductor_llama": (lambda: hf_causal_lm("llama"), 16),
     "inductor_gpt2_dropout": (lambda: hf_causal_lm("gpt2", dropout=0.1), 16),
     "inductor_autocast": (lambda: hf_causal_lm("gpt2"), 16),
+    "inductor_budget": (lambda: hf_causal_lm("gpt2"), 16),
 }
 
 
@@ -322,7 +325,7 @@ def run_scenario(name):
     torch.manual_seed(0)
     if name == "budget":
         torch._functorch.config.activation_memory_budget = 0.3
-    if name == "dynamic_budget":
+    if name in ("dynamic_budget", "inductor_budget"):
         torch._functorch.config.activation_memory_budget = 0.5
     make, width = SCENARIOS[name]
     model = make()
