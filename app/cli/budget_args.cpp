@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "cli/budget_args.h"
 
-#include "budget/device_profile.h"
 #include "analysis/recording_rules.h"
+#include "budget/device_profile.h"
 #include "budget/region_budget.h"
 #include "cli/partition_options_from_args.h"
 #include "install/data_dir.h"
