@@ -25,6 +25,8 @@ aot_backward_graph per compiled graph), then keeps only the log file, renamed <s
   inductor_autocast: the GPT-2 stepped under bfloat16 autocast: casts around every matmul.
   inductor_budget: the GPT-2 under Inductor with activation_memory_budget=0.5: the knapsack
                decides on the graph after the joint-graph passes too.
+  inductor_checkpointed: the Llama with Hugging Face's gradient checkpointing (non-reentrant):
+               recompute tags on every layer.
   dynamic:     a Conv1d-cat-slice-Linear model stepped on three input shapes: the second shape
                makes Dynamo recompile with dynamic shapes (automatic dynamic), so compile 0/1 has
                SymInt inputs, sym_size nodes and sizes like "s77*(2*(((s53 - 1)//2)) + 1)"; its
@@ -269,7 +271,7 @@ def rng_model():
     return Attention(8)
 
 
-def hf_causal_lm(kind, dropout=0.0):
+def hf_causal_lm(kind, dropout=0.0, checkpointed=False):
     """A two-layer Hugging Face causal LM (random init, no download; needs the chroot's
     python3-transformers), returning its logits: SDPA attention, whose outputs the backward reads
     through aliases, and the views and permutes Inductor's joint-graph passes remove."""
@@ -285,6 +287,10 @@ def hf_causal_lm(kind, dropout=0.0):
                                           num_key_value_heads=2, intermediate_size=128, vocab_size=256,
                                           max_position_embeddings=32)
         model = transformers.LlamaForCausalLM(config)
+
+    if checkpointed:
+        model.train()
+        model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
 
     class Logits(torch.nn.Module):
         def __init__(self, lm):
@@ -315,6 +321,7 @@ SCENARIOS = {
     "inductor_gpt2_dropout": (lambda: hf_causal_lm("gpt2", dropout=0.1), 16),
     "inductor_autocast": (lambda: hf_causal_lm("gpt2"), 16),
     "inductor_budget": (lambda: hf_causal_lm("gpt2"), 16),
+    "inductor_checkpointed": (lambda: hf_causal_lm("llama", checkpointed=True), 16),
 }
 
 
