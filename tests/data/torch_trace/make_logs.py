@@ -27,6 +27,7 @@ aot_backward_graph per compiled graph), then keeps only the log file, renamed <s
                decides on the graph after the joint-graph passes too.
   inductor_checkpointed: the Llama with Hugging Face's gradient checkpointing (non-reentrant):
                recompute tags on every layer.
+  inductor_dynamic: the dynamic model under Inductor, on the same three shapes.
   dynamic:     a Conv1d-cat-slice-Linear model stepped on three input shapes: the second shape
                makes Dynamo recompile with dynamic shapes (automatic dynamic), so compile 0/1 has
                SymInt inputs, sym_size nodes and sizes like "s77*(2*(((s53 - 1)//2)) + 1)"; its
@@ -322,6 +323,7 @@ SCENARIOS = {
     "inductor_autocast": (lambda: hf_causal_lm("gpt2"), 16),
     "inductor_budget": (lambda: hf_causal_lm("gpt2"), 16),
     "inductor_checkpointed": (lambda: hf_causal_lm("llama", checkpointed=True), 16),
+    "inductor_dynamic": (dynamic_model, 4),
 }
 
 
@@ -336,6 +338,14 @@ def run_scenario(name):
         torch._functorch.config.activation_memory_budget = 0.5
     make, width = SCENARIOS[name]
     model = make()
+    if name == "inductor_dynamic":
+        step = torch.compile(model)
+        for batch, length in ((2, 9), (3, 13), (5, 21)):
+            try:
+                step(torch.randn(batch, width, length)).backward()
+            except Exception as error:
+                print(f"{name}: Inductor stopped after partitioning: {type(error).__name__}")
+        return
     if name.startswith("inductor"):
         step = torch.compile(model)
         example = torch.randint(0, 256, (2, width)) if name != "inductor" else torch.randn(2, 3, width)
