@@ -140,6 +140,9 @@ private slots:
             << QStringLiteral("inductor_gpt2_dropout.log") << QStringLiteral("0/0") << true;
         QTest::addRow("GPT-2, bfloat16 autocast")
             << QStringLiteral("inductor_autocast.log") << QStringLiteral("0/0") << true;
+        // LoRA fine-tuning: frozen base weights (inputs without gradients), trainable adapters.
+        QTest::addRow("Llama, LoRA adapters")
+            << QStringLiteral("inductor_lora.log") << QStringLiteral("0/0") << true;
         // Automatic dynamic shapes: compile 0/1 has symbolic sizes and saves SymInts; the removed
         // aliases and slices are never cut here, so the replay does not change the answer.
         QTest::addRow("Conv1d-cat-slice-Linear, dynamic shapes")

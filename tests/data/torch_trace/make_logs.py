@@ -28,6 +28,7 @@ aot_backward_graph per compiled graph), then keeps only the log file, renamed <s
   inductor_checkpointed: the Llama with Hugging Face's gradient checkpointing (non-reentrant):
                recompute tags on every layer.
   inductor_dynamic: the dynamic model under Inductor, on the same three shapes.
+  inductor_lora: the Llama with frozen weights and trainable rank-4 adapters (LoRA).
   dynamic:     a Conv1d-cat-slice-Linear model stepped on three input shapes: the second shape
                makes Dynamo recompile with dynamic shapes (automatic dynamic), so compile 0/1 has
                SymInt inputs, sym_size nodes and sizes like "s77*(2*(((s53 - 1)//2)) + 1)"; its
@@ -272,7 +273,7 @@ def rng_model():
     return Attention(8)
 
 
-def hf_causal_lm(kind, dropout=0.0, checkpointed=False):
+def hf_causal_lm(kind, dropout=0.0, checkpointed=False, lora=False):
     """A two-layer Hugging Face causal LM (random init, no download; needs the chroot's
     python3-transformers), returning its logits: SDPA attention, whose outputs the backward reads
     through aliases, and the views and permutes Inductor's joint-graph passes remove."""
@@ -289,6 +290,22 @@ def hf_causal_lm(kind, dropout=0.0, checkpointed=False):
                                           max_position_embeddings=32)
         model = transformers.LlamaForCausalLM(config)
 
+    if lora:  # frozen base weights, trainable low-rank adapters on the attention projections
+        model.requires_grad_(False)
+
+        class LoRA(torch.nn.Module):
+            def __init__(self, base, rank=4):
+                super().__init__()
+                self.base = base
+                self.down = torch.nn.Linear(64, rank, bias=False)
+                self.up = torch.nn.Linear(rank, base.weight.shape[0], bias=False)
+
+            def forward(self, x):
+                return self.base(x) + self.up(self.down(x))
+
+        for layer in model.model.layers:
+            layer.self_attn.q_proj = LoRA(layer.self_attn.q_proj)
+            layer.self_attn.v_proj = LoRA(layer.self_attn.v_proj)
     if checkpointed:
         model.train()
         model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
@@ -324,6 +341,7 @@ SCENARIOS = {
     "inductor_budget": (lambda: hf_causal_lm("gpt2"), 16),
     "inductor_checkpointed": (lambda: hf_causal_lm("llama", checkpointed=True), 16),
     "inductor_dynamic": (dynamic_model, 4),
+    "inductor_lora": (lambda: hf_causal_lm("llama", lora=True), 16),
 }
 
 
