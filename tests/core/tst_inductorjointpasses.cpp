@@ -129,7 +129,8 @@ private slots:
     {
         QTest::addColumn<QString>("log");
         QTest::addColumn<QString>("id");
-        QTest::addColumn<bool>("replayNeeded"); // without the replay, the saved set differs
+        QTest::addColumn<bool>(
+            "replayNeeded"); // without the replay, the saved set differs (a removed node is cut)
         QTest::addRow("TransformerEncoderLayer")
             << QStringLiteral("inductor.log") << QStringLiteral("0/0") << true;
         QTest::addRow("GPT-2, 2 layers")
@@ -140,11 +141,13 @@ private slots:
             << QStringLiteral("inductor_gpt2_dropout.log") << QStringLiteral("0/0") << true;
         QTest::addRow("GPT-2, bfloat16 autocast")
             << QStringLiteral("inductor_autocast.log") << QStringLiteral("0/0") << true;
+        // nanoGPT's attention written out: scaled scores, a causal mask, softmax.
+        QTest::addRow("nanoGPT, 2 blocks")
+            << QStringLiteral("inductor_nanogpt.log") << QStringLiteral("0/0") << false;
         // LoRA fine-tuning: frozen base weights (inputs without gradients), trainable adapters.
         QTest::addRow("Llama, LoRA adapters")
             << QStringLiteral("inductor_lora.log") << QStringLiteral("0/0") << true;
-        // Automatic dynamic shapes: compile 0/1 has symbolic sizes and saves SymInts; the removed
-        // aliases and slices are never cut here, so the replay does not change the answer.
+        // Automatic dynamic shapes: compile 0/1 has symbolic sizes and saves SymInts.
         QTest::addRow("Conv1d-cat-slice-Linear, dynamic shapes")
             << QStringLiteral("inductor_dynamic.log") << QStringLiteral("0/1") << false;
         // Hugging Face's gradient checkpointing (non-reentrant): recompute tags on every layer.
@@ -154,7 +157,7 @@ private slots:
 
     /// Under Inductor, 2.14 decided after its joint-graph passes: with them replayed, our min-cut
     /// saves what PyTorch saved (the comparison the command line and the app make); without, it
-    /// does not, unless recompute tags decide alone (replayNeeded). (Its forward graph also holds
+    /// does not where a removed node lies on the cut (replayNeeded). (Its forward graph also holds
     /// the constants that constant folding made, full_default.)
     void realLogs()
     {

@@ -29,6 +29,7 @@ aot_backward_graph per compiled graph), then keeps only the log file, renamed <s
                recompute tags on every layer.
   inductor_dynamic: the dynamic model under Inductor, on the same three shapes.
   inductor_lora: the Llama with frozen weights and trainable rank-4 adapters (LoRA).
+  inductor_nanogpt: two nanoGPT blocks with the attention written out (no SDPA).
   dynamic:     a Conv1d-cat-slice-Linear model stepped on three input shapes: the second shape
                makes Dynamo recompile with dynamic shapes (automatic dynamic), so compile 0/1 has
                SymInt inputs, sym_size nodes and sizes like "s77*(2*(((s53 - 1)//2)) + 1)"; its
@@ -273,6 +274,51 @@ def rng_model():
     return Attention(8)
 
 
+def nanogpt_model():
+    """Two nanoGPT blocks with the attention written out (no SDPA), as many training scripts do:
+    softmax of scores scaled by 1/sqrt(d) under a causal mask."""
+    import math
+
+    import torch
+
+    class Block(torch.nn.Module):
+        def __init__(self, d=32, heads=4, ctx=16):
+            super().__init__()
+            self.heads = heads
+            self.ln_1 = torch.nn.LayerNorm(d)
+            self.c_attn = torch.nn.Linear(d, 3 * d)
+            self.c_proj = torch.nn.Linear(d, d)
+            self.ln_2 = torch.nn.LayerNorm(d)
+            self.fc = torch.nn.Linear(d, 4 * d)
+            self.proj = torch.nn.Linear(4 * d, d)
+            self.register_buffer("bias", torch.tril(torch.ones(ctx, ctx)).view(1, 1, ctx, ctx))
+
+        def attn(self, x):
+            b, t, c = x.shape
+            q, k, v = self.c_attn(x).split(c, dim=2)
+            q, k, v = (z.view(b, t, self.heads, c // self.heads).transpose(1, 2) for z in (q, k, v))
+            att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(k.size(-1)))
+            att = att.masked_fill(self.bias[:, :, :t, :t] == 0, float("-inf"))
+            att = torch.nn.functional.softmax(att, dim=-1)
+            return self.c_proj((att @ v).transpose(1, 2).contiguous().view(b, t, c))
+
+        def forward(self, x):
+            x = x + self.attn(self.ln_1(x))
+            return x + self.proj(torch.nn.functional.gelu(self.fc(self.ln_2(x))))
+
+    class Gpt(torch.nn.Module):
+        def __init__(self, d=32, vocab=64):
+            super().__init__()
+            self.wte = torch.nn.Embedding(vocab, d)
+            self.blocks = torch.nn.Sequential(Block(d), Block(d))
+            self.head = torch.nn.Linear(d, vocab)
+
+        def forward(self, ids):
+            return self.head(self.blocks(self.wte(ids)))
+
+    return Gpt()
+
+
 def hf_causal_lm(kind, dropout=0.0, checkpointed=False, lora=False):
     """A two-layer Hugging Face causal LM (random init, no download; needs the chroot's
     python3-transformers), returning its logits: SDPA attention, whose outputs the backward reads
@@ -342,6 +388,7 @@ SCENARIOS = {
     "inductor_checkpointed": (lambda: hf_causal_lm("llama", checkpointed=True), 16),
     "inductor_dynamic": (dynamic_model, 4),
     "inductor_lora": (lambda: hf_causal_lm("llama", lora=True), 16),
+    "inductor_nanogpt": (nanogpt_model, 16),
 }
 
 
@@ -366,7 +413,8 @@ def run_scenario(name):
         return
     if name.startswith("inductor"):
         step = torch.compile(model)
-        example = torch.randint(0, 256, (2, width)) if name != "inductor" else torch.randn(2, 3, width)
+        vocab = 64 if name == "inductor_nanogpt" else 256
+        example = torch.randint(0, vocab, (2, width)) if name != "inductor" else torch.randn(2, 3, width)
         try:
             if name == "inductor_autocast":
                 with torch.autocast("cpu", dtype=torch.bfloat16):
