@@ -3,6 +3,7 @@
 
 #include "cli/format.h"
 #include "explain/recorded_comparison.h"
+#include "explain/unnamed_partitioner.h"
 #include "partition/partition_result.h"
 
 namespace remat::cli {
@@ -31,6 +32,8 @@ void printRecordedComparison(const JointGraph& graph, const PartitionResult& res
         out << " in " << formatSeconds(*recorded->seconds);
     out << ": " << describeDifferences(graph, *comparison) << "\n";
     if (const std::string note = rewrittenGraphNote(*recorded); !note.empty() && !comparison->identical())
+        out << pad("", labelWidth) << note << "\n";
+    if (const std::string note = unnamedPartitionerNote(graph, result, *comparison); !note.empty())
         out << pad("", labelWidth) << note << "\n";
     if (const std::string note = replacedSymbolNote(graph, comparison->onlyOurs, comparison->onlyRecorded);
         !note.empty())

@@ -83,8 +83,13 @@ std::optional<std::string> recordedKey(const JointGraph& graph, const PartitionO
         }
         return budgetKeyName(*budget, budgetVariant);
     }
-    if (options.partitioner == PartitionerKind::Default)
+    if (options.partitioner == PartitionerKind::Default) {
+        // A log's one decision, of a partitioner it does not name, stands for either partitioner.
+        const RecordedPartition* logged = graph.recordedPartition("min_cut");
+        if (!graph.recordedPartition("default") && logged && !logged->partitionerNamed)
+            return "min_cut";
         return "default";
+    }
     if (options.rules == RuleSet::Torch113 && options.compiler == OpListCompiler::Inductor)
         return "min_cut_inductor";
     return "min_cut";

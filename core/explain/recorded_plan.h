@@ -29,6 +29,8 @@ std::string budgetRecordVariant(const BudgetOptions& options);
 /// "memory_budget_0" for 0). The file's torch version says which rules its records follow (1.x:
 /// torch-1.13, 2.x: newest); nullopt when the options are not what the file recorded.
 /// A budget record matches by value and by `budgetVariant` (budgetRecordVariant), never another one.
+/// The default partitioner also takes a log's min_cut record when the log does not name its
+/// partitioner (RecordedPartition::partitionerNamed) and the file has no default record.
 std::optional<std::string> recordedKey(const JointGraph& graph, const PartitionOptions& options,
     std::optional<double> budget = std::nullopt, std::string_view budgetVariant = {});
 

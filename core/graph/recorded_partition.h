@@ -38,6 +38,10 @@ struct RecordedPartition {
     /// What the file does not say that can make the decision differ (a TORCH_LOGS capture: the
     /// backend and any memory budget); shown beside a difference.
     std::string provenanceCaveat;
+    /// False when the file does not say which partitioner made the decision: a log of a backend
+    /// other than Inductor, whose partition_fn may be default_partition. Filed under "min_cut"
+    /// (torch.compile's backends use it), and compared with the default partitioner too.
+    bool partitionerNamed = true;
 };
 
 } // namespace remat

@@ -246,6 +246,8 @@ JointGraph loadTracedGraph(
                       "decision. A TORCH_TRACE log records both; backend=\"aot_eager\" compares like "
                       "with like";
             const auto budget = memoryBudget(compile, file);
+            // Inductor partitions with min-cut, and so does a budget; another backend may not.
+            decision.partitionerNamed = !compile.jointGraphPasses.empty() || (budget && *budget < 1.0);
             if (budget && *budget < 1.0) {
                 decision.memoryBudget = budget;
                 recorded.emplace(budgetKey(*budget), std::move(decision));

@@ -4,6 +4,7 @@
 #include "analysis/recording_rules.h"
 #include "explain/recorded_comparison.h"
 #include "explain/recorded_plan.h"
+#include "explain/unnamed_partitioner.h"
 #include "graph/error.h"
 #include "io/file_text.h"
 #include "io/graph_loader.h"
@@ -312,6 +313,40 @@ void TestTorchTrace::defaultPartitionSavesWhereEachNodeWasTraced()
         names.push_back(g.node(n).name);
     QCOMPARE(joined(names, true), joined(recorded->savedValues, true));
     QVERIFY(ours.savedSymNodes.empty() && recorded->savedSymNodes.empty());
+
+    // The log does not name its partitioner: its one decision is compared with either, and a
+    // min-cut that differs is told which partitioner saves PyTorch's set.
+    QVERIFY(!recorded->partitionerNamed);
+    const auto asDefault = compareWithRecorded(g, ours);
+    QVERIFY(asDefault && asDefault->identical());
+    QCOMPARE(asDefault->plan.key, std::string("min_cut"));
+    QVERIFY(unnamedPartitionerNote(g, ours, *asDefault).empty());
+    options.partitioner = PartitionerKind::MinCut;
+    const PartitionResult minCut = partitionGraph(g, options);
+    const auto asMinCut = compareWithRecorded(g, minCut);
+    QVERIFY(asMinCut && !asMinCut->identical());
+    const std::string note = unnamedPartitionerNote(g, minCut, *asMinCut);
+    QVERIFY2(note.find("our default partitioner saves exactly its 23 values: the backend partitioned with "
+                       "default_partition")
+            != std::string::npos,
+        note.c_str());
+    // Min-cut logs: aot_eager's is unnamed too (the default partitioner is told min-cut saves its
+    // set); Inductor's and budgets' are named.
+    const JointGraph eager = trace::loadTracedGraph(logFile("blocks.log"), "0/0");
+    QVERIFY(!eager.recordedPartition("min_cut")->partitionerNamed);
+    options.partitioner = PartitionerKind::Default;
+    const PartitionResult eagerDefault = partitionGraph(eager, options);
+    const auto eagerComparison = compareWithRecorded(eager, eagerDefault);
+    QVERIFY(eagerComparison && !eagerComparison->identical());
+    const std::string eagerNote = unnamedPartitionerNote(eager, eagerDefault, *eagerComparison);
+    QVERIFY2(eagerNote.find("our min-cut saves exactly its") != std::string::npos, eagerNote.c_str());
+    QVERIFY(trace::loadTracedGraph(logFile("budget.log"), "0/0")
+                .recordedPartition("memory_budget_0.3")
+                ->partitionerNamed);
+    // Inductor partitions with min-cut: its decision does not stand in for the default partitioner's.
+    const JointGraph inductor = trace::loadTracedGraph(logFile("inductor.log"), "0/0");
+    QVERIFY(inductor.recordedPartition("min_cut")->partitionerNamed);
+    QVERIFY(!findRecordedPlan(inductor, options));
 
     const auto tagOf = [&](const char* name) { return g.node(g.find(name)).meta.partitionerTag; };
     QCOMPARE(tagOf("primals_1"), PartitionerTag::IsForward);

@@ -9,6 +9,7 @@
 #include "panels/partition_panel.h"
 
 #include <QApplication>
+#include <QComboBox>
 #include <QListWidget>
 #include <QSignalSpy>
 #include <QTest>
@@ -186,6 +187,29 @@ private Q_SLOTS:
         // An aot_eager log has nothing to say.
         QVERIFY(openAndWait(w, QStringLiteral(REMAT_TEST_DATA_DIR "/torch_trace/blocks.log")));
         QVERIFY(!test::shownText(w.partitionPanel()->referenceLabel()).contains(QStringLiteral("Inductor")));
+    }
+
+    /// A log does not name the partitioner that made its decision. Under min-cut, the panel says
+    /// which partitioner saves PyTorch's set; under the default one, it compares with that decision.
+    void aLogsUnnamedPartitionerIsFound()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        QVERIFY(openPartitioned(w, "default_partition.log", QStringLiteral("0/0")));
+        QString reference = test::shownText(w.partitionPanel()->referenceLabel());
+        QVERIFY2(reference.contains(QStringLiteral("differs: 2 only ours, 2 only PyTorch's")),
+            qPrintable(reference));
+        QVERIFY2(reference.contains(QStringLiteral("our default partitioner saves exactly its 23 values")),
+            qPrintable(reference));
+        QComboBox* box = w.partitionPanel()->partitionerBox();
+        box->setCurrentIndex(box->findData(QStringLiteral("default")));
+        QTRY_VERIFY_WITH_TIMEOUT(w.document()->partitioner() == PartitionerKind::Default
+                && w.document()->outcome()
+                && w.document()->outcome()->options.partitioner == PartitionerKind::Default && idle(w),
+            kTimeoutMs);
+        reference = test::shownText(w.partitionPanel()->referenceLabel());
+        QVERIFY2(reference.contains(QStringLiteral("(the log's decision): 23 saved")), qPrintable(reference));
+        QVERIFY2(reference.contains(QStringLiteral("same saved set")), qPrintable(reference));
     }
 
     /// A graph traced with dynamic shapes opens (it was refused), and the panel counts the SymInts

@@ -141,5 +141,11 @@ remat_cli_test(trace_explain_unclaimed_mask CODE 0 ARGS explain ${REMAT_TRACE}/r
 # partitioner): our default partition, placed by where each node was traced, saves the same values.
 remat_cli_test(trace_default_partition_as_pytorch CODE 0 ARGS compare ${REMAT_TRACE}/default_partition.log pytorch default --rules torch-2.14
   STDOUT "saved        23 \\(14.7 KiB\\)           23 \\(14.7 KiB\\)           ±0 B\n.*only in A    0\nonly in B    0\nin both      23\n")
+# Its min-cut differs from that decision, and says which partitioner made it; the default
+# partitioner compares with it.
+remat_cli_test(trace_unnamed_partitioner_min_cut CODE 0 ARGS partition ${REMAT_TRACE}/default_partition.log
+  STDOUT "2 only ours \\(primals_4, primals_6\\), 2 only PyTorch's \\(t, t_1\\)\n +The log does not name the partitioner that made PyTorch's decision, and our default partitioner saves exactly its 23 values")
+remat_cli_test(trace_unnamed_partitioner_default CODE 0 ARGS partition ${REMAT_TRACE}/default_partition.log --partitioner default
+  STDOUT "recorded 23 saved values: identical\n")
 remat_cli_test(trace_compare_rng_states CODE 0 ARGS compare ${REMAT_TRACE}/rng.log min-cut default --rules torch-2.14 --tag native_dropout=MUST_SAVE
   STDOUT "\nRNG states   1                       1                       ±0\n")

@@ -339,10 +339,13 @@ void PartitionPanel::onPartitionChanged()
         m_differencesOnly->setEnabled(false);
     } else {
         m_differencesOnly->setEnabled(true);
-        const QString who
-            = tr("PyTorch %1 <code>%2</code>")
-                  .arg(QString::fromStdString(graph->graph.recordedTorchVersion()), outcome->referenceKey);
         const RecordedPartition* ref = graph->graph.recordedPartition(outcome->referenceKey.toStdString());
+        // A log's decision of an unnamed partitioner is not called min_cut under the default one.
+        const QString who = ref->partitionerNamed || outcome->options.partitioner == PartitionerKind::MinCut
+            ? tr("PyTorch %1 <code>%2</code>")
+                  .arg(QString::fromStdString(graph->graph.recordedTorchVersion()), outcome->referenceKey)
+            : tr("PyTorch %1 (the log's decision)")
+                  .arg(QString::fromStdString(graph->graph.recordedTorchVersion()));
         const QString theirs
             = tr("%1 saved · %2%3")
                   .arg(ref->savedValues.size())
@@ -366,6 +369,8 @@ void PartitionPanel::onPartitionChanged()
                                .arg(outcome->rngStateOps.size())
                                .arg(outcome->referenceRngStates);
             std::string note = rewrittenGraphNote(*ref);
+            if (!outcome->referencePartitionerNote.empty())
+                note += (note.empty() ? "" : ". ") + outcome->referencePartitionerNote;
             if (const std::string replaced
                 = replacedSymbolNote(graph->graph, outcome->onlyOurs, outcome->onlyReference);
                 !replaced.empty())
