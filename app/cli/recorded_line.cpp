@@ -3,7 +3,7 @@
 
 #include "cli/format.h"
 #include "explain/recorded_comparison.h"
-#include "explain/unnamed_partitioner.h"
+#include "explain/unnamed_provenance.h"
 #include "partition/partition_result.h"
 
 namespace remat::cli {
@@ -31,10 +31,13 @@ void printRecordedComparison(const JointGraph& graph, const PartitionResult& res
     if (recorded->seconds)
         out << " in " << formatSeconds(*recorded->seconds);
     out << ": " << describeDifferences(graph, *comparison) << "\n";
-    if (const std::string note = rewrittenGraphNote(*recorded); !note.empty() && !comparison->identical())
-        out << pad("", labelWidth) << note << "\n";
-    if (const std::string note = unnamedPartitionerNote(graph, result, *comparison); !note.empty())
-        out << pad("", labelWidth) << note << "\n";
+    // What explains a difference, when known (another partitioner or backend saves PyTorch's set),
+    // rather than what might.
+    std::string explanation = unnamedProvenanceNote(graph, result, *comparison);
+    if (explanation.empty() && !comparison->identical())
+        explanation = rewrittenGraphNote(*recorded);
+    if (!explanation.empty())
+        out << pad("", labelWidth) << explanation << "\n";
     if (const std::string note = replacedSymbolNote(graph, comparison->onlyOurs, comparison->onlyRecorded);
         !note.empty())
         out << pad("", labelWidth) << note << "\n";

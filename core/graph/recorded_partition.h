@@ -42,6 +42,9 @@ struct RecordedPartition {
     /// other than Inductor, whose partition_fn may be default_partition. Filed under "min_cut"
     /// (torch.compile's backends use it), and compared with the default partitioner too.
     bool partitionerNamed = true;
+    /// False when the file does not say which backend compiled the graph (a TORCH_LOGS capture):
+    /// under Inductor, PyTorch partitioned after its joint-graph passes.
+    bool backendNamed = true;
 };
 
 } // namespace remat

@@ -248,6 +248,7 @@ JointGraph loadTracedGraph(
             const auto budget = memoryBudget(compile, file);
             // Inductor partitions with min-cut, and so does a budget; another backend may not.
             decision.partitionerNamed = !compile.jointGraphPasses.empty() || (budget && *budget < 1.0);
+            decision.backendNamed = !capture;
             if (budget && *budget < 1.0) {
                 decision.memoryBudget = budget;
                 recorded.emplace(budgetKey(*budget), std::move(decision));

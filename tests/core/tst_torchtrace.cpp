@@ -4,7 +4,7 @@
 #include "analysis/recording_rules.h"
 #include "explain/recorded_comparison.h"
 #include "explain/recorded_plan.h"
-#include "explain/unnamed_partitioner.h"
+#include "explain/unnamed_provenance.h"
 #include "graph/error.h"
 #include "io/file_text.h"
 #include "io/graph_loader.h"
@@ -106,6 +106,7 @@ class TestTorchTrace : public QObject {
 
 private slots:
     void captureOpensAsALogDoes();
+    void anInductorCaptureIsToldItsBackend();
     void listsCompiledGraphs_data();
     void listsCompiledGraphs();
     void loadsByIdWithPyTorchsDecision_data();
@@ -320,13 +321,13 @@ void TestTorchTrace::defaultPartitionSavesWhereEachNodeWasTraced()
     const auto asDefault = compareWithRecorded(g, ours);
     QVERIFY(asDefault && asDefault->identical());
     QCOMPARE(asDefault->plan.key, std::string("min_cut"));
-    QVERIFY(unnamedPartitionerNote(g, ours, *asDefault).empty());
+    QVERIFY(unnamedProvenanceNote(g, ours, *asDefault).empty());
     options.partitioner = PartitionerKind::MinCut;
     const PartitionResult minCut = partitionGraph(g, options);
     const auto asMinCut = compareWithRecorded(g, minCut);
     QVERIFY(asMinCut && !asMinCut->identical());
-    const std::string note = unnamedPartitionerNote(g, minCut, *asMinCut);
-    QVERIFY2(note.find("our default partitioner saves exactly its 23 values: the backend partitioned with "
+    const std::string note = unnamedProvenanceNote(g, minCut, *asMinCut);
+    QVERIFY2(note.find("our default partitioner saves exactly PyTorch's 23 values: the backend partitioned with "
                        "default_partition")
             != std::string::npos,
         note.c_str());
@@ -338,8 +339,8 @@ void TestTorchTrace::defaultPartitionSavesWhereEachNodeWasTraced()
     const PartitionResult eagerDefault = partitionGraph(eager, options);
     const auto eagerComparison = compareWithRecorded(eager, eagerDefault);
     QVERIFY(eagerComparison && !eagerComparison->identical());
-    const std::string eagerNote = unnamedPartitionerNote(eager, eagerDefault, *eagerComparison);
-    QVERIFY2(eagerNote.find("our min-cut saves exactly its") != std::string::npos, eagerNote.c_str());
+    const std::string eagerNote = unnamedProvenanceNote(eager, eagerDefault, *eagerComparison);
+    QVERIFY2(eagerNote.find("our min-cut saves exactly PyTorch's") != std::string::npos, eagerNote.c_str());
     QVERIFY(trace::loadTracedGraph(logFile("budget.log"), "0/0")
                 .recordedPartition("memory_budget_0.3")
                 ->partitionerNamed);
@@ -697,6 +698,36 @@ void TestTorchTrace::badIdsAndDamagedLogs()
 }
 
 QTEST_GUILESS_MAIN(TestTorchTrace)
+/// A capture of a GPT-2 under Inductor (make_captures.py inductor_gpt2) does not say its backend,
+/// so nothing is replayed and our min-cut saves the no-ops Inductor removed; the note says that
+/// with its joint-graph passes replayed, our min-cut saves exactly PyTorch's set.
+void TestTorchTrace::anInductorCaptureIsToldItsBackend()
+{
+    const std::string path = REMAT_TEST_DATA_DIR "/printed/torch_logs/inductor_gpt2.log";
+    const JointGraph g = loadGraphFile(path, "0/0");
+    const RecordedPartition* recorded = g.recordedPartition("min_cut");
+    QVERIFY(recorded);
+    QVERIFY(!recorded->backendNamed && !recorded->partitionerNamed);
+    QVERIFY(!decidedAfterInductorJointPasses(g));
+    PartitionOptions options;
+    options.rules = RuleSet::Torch214;
+    const PartitionResult ours = partitionGraph(g, options);
+    const auto comparison = compareWithRecorded(g, ours);
+    QVERIFY(comparison && !comparison->identical());
+    const std::string note = unnamedProvenanceNote(g, ours, *comparison);
+    QVERIFY2(note.find("with Inductor's joint-graph passes replayed (remove_noop_ops, pointless views and "
+                       "permutes) our min-cut saves exactly PyTorch's 46 values")
+            != std::string::npos,
+        note.c_str());
+    options.config.inductorJointPasses = true;
+    QVERIFY(compareWithRecorded(g, partitionGraph(g, options))->identical());
+    // An aot_eager capture whose min-cut matches has nothing to add.
+    const JointGraph eager = loadGraphFile(REMAT_TEST_DATA_DIR "/printed/torch_logs/graph_break.log", "1/0");
+    options.config.inductorJointPasses = false;
+    const PartitionResult eagerPlan = partitionGraph(eager, options);
+    QVERIFY(unnamedProvenanceNote(eager, eagerPlan, *compareWithRecorded(eager, eagerPlan)).empty());
+}
+
 /// A real TORCH_LOGS capture (stderr of TORCH_LOGS="aot_joint_graph,aot_graphs", made by
 /// printed/torch_logs/make_captures.py with PyTorch 2.14) of the model graph_break.log traced: its
 /// compilations open by compile id, and each one's fw_metadata (static_input_indices) and forward

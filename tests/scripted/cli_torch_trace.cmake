@@ -45,6 +45,9 @@ remat_cli_test(capture_info_dynamic CODE 1 ARGS info ${REMAT_CAPTURES}/recompile
   STDOUT "  0/0      27     yes    yes\n  0/1      \\? +yes +yes\n    unreadable: .*symbolic size 's33'.*open the run's TORCH_TRACE log")
 # GPT-2 with gradient checkpointing: its forward graph returns the dropouts' RNG states as
 # "u8[s62]", a size the capture gives no value for and the decision does not need.
+# A capture of Inductor does not say so: the comparison differs, and says what explains it.
+remat_cli_test(capture_inductor_backend_found CODE 0 ARGS partition ${REMAT_CAPTURES}/inductor_gpt2.log
+  STDOUT "5 only ours \\(view, permute_18, alias_6, permute_30, alias_8\\), 3 only PyTorch's \\(primals_1, getitem_5, getitem_14\\)\n.*with Inductor's joint-graph passes replayed \\(remove_noop_ops, pointless views and permutes\\) our min-cut saves exactly PyTorch's 46 values")
 remat_cli_test(capture_gpt2_rng_states CODE 0 ARGS partition ${REMAT_CAPTURES}/gpt2_checkpointing.log --graph 3/0
   STDOUT "gpt2_checkpointing.log: 416 nodes; min-cut, torch-2.14 rules\n.*RNG states +6, .*PyTorch +2.x recorded 34 saved values and 6 RNG states: identical\n$")
 remat_cli_test(print_graph_id CODE 1 ONE_LINE_ERROR ARGS partition ${REMAT_TEST_DATA_DIR}/printed/mlp_relu.torch113.txt --graph 0/0
@@ -144,7 +147,7 @@ remat_cli_test(trace_default_partition_as_pytorch CODE 0 ARGS compare ${REMAT_TR
 # Its min-cut differs from that decision, and says which partitioner made it; the default
 # partitioner compares with it.
 remat_cli_test(trace_unnamed_partitioner_min_cut CODE 0 ARGS partition ${REMAT_TRACE}/default_partition.log
-  STDOUT "2 only ours \\(primals_4, primals_6\\), 2 only PyTorch's \\(t, t_1\\)\n +The log does not name the partitioner that made PyTorch's decision, and our default partitioner saves exactly its 23 values")
+  STDOUT "2 only ours \\(primals_4, primals_6\\), 2 only PyTorch's \\(t, t_1\\)\n +The log does not name the partitioner that made PyTorch's decision, and our default partitioner saves exactly PyTorch's 23 values")
 remat_cli_test(trace_unnamed_partitioner_default CODE 0 ARGS partition ${REMAT_TRACE}/default_partition.log --partitioner default
   STDOUT "recorded 23 saved values: identical\n")
 remat_cli_test(trace_compare_rng_states CODE 0 ARGS compare ${REMAT_TRACE}/rng.log min-cut default --rules torch-2.14 --tag native_dropout=MUST_SAVE

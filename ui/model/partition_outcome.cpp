@@ -2,7 +2,7 @@
 #include "model/partition_outcome.h"
 
 #include "explain/recorded_comparison.h"
-#include "explain/unnamed_partitioner.h"
+#include "explain/unnamed_provenance.h"
 #include "graph/error.h"
 #include "partition/partitioner.h"
 #include "partition/rng_states.h"
@@ -85,7 +85,7 @@ void describePartition(PartitionOutcome& outcome, const LoadedGraph& loaded, std
     outcome.onlyOurs = comparison->onlyOurs;
     outcome.onlyReference = comparison->onlyRecorded;
     outcome.unknownReferenceNames = comparison->unknownNames;
-    outcome.referencePartitionerNote = unnamedPartitionerNote(graph, r, *comparison);
+    outcome.referenceProvenanceNote = unnamedProvenanceNote(graph, r, *comparison);
 }
 
 } // namespace remat::ui

@@ -40,8 +40,9 @@ struct PartitionOutcome {
     std::vector<NodeId> onlyOurs;      ///< saved by us, not by the reference
     std::vector<NodeId> onlyReference; ///< saved by the reference, not by us
     std::vector<std::string> unknownReferenceNames; ///< recorded saved values the graph lacks
-    /// Which partitioner made the reference, when its log does not name it (unnamedPartitionerNote).
-    std::string referencePartitionerNote;
+    /// How the reference was made, when its file does not say and another way saves its set
+    /// (unnamedProvenanceNote).
+    std::string referenceProvenanceNote;
     std::int64_t referenceSavedBytes = 0;
     /// Recomputed random ops whose RNG state the forward saves (savedRngStateOps), and how many
     /// RNG states the reference saves.

@@ -368,9 +368,9 @@ void PartitionPanel::onPartitionChanged()
                 unknown += tr(", RNG states: %1 ours, %2 PyTorch's")
                                .arg(outcome->rngStateOps.size())
                                .arg(outcome->referenceRngStates);
-            std::string note = rewrittenGraphNote(*ref);
-            if (!outcome->referencePartitionerNote.empty())
-                note += (note.empty() ? "" : ". ") + outcome->referencePartitionerNote;
+            // What explains the difference, when known, rather than what might.
+            std::string note = outcome->referenceProvenanceNote.empty() ? rewrittenGraphNote(*ref)
+                                                                        : outcome->referenceProvenanceNote;
             if (const std::string replaced
                 = replacedSymbolNote(graph->graph, outcome->onlyOurs, outcome->onlyReference);
                 !replaced.empty())

@@ -5,7 +5,7 @@
 Each scenario runs in its own process with TORCH_LOGS="aot_joint_graph,aot_graphs" and its stderr
 written to OUT_DIR/<scenario>.log, as a user captures it (`2>capture.log`): every line of a printed
 graph sits behind a log prefix naming its compile id ("[1/0] [__aot_joint_graph]"). One training
-step under torch.compile with the aot_eager backend.
+step under torch.compile with the aot_eager backend (Inductor for inductor_gpt2).
   graph_break: two compiled graphs split by torch._dynamo.graph_break(): compile ids 0/0_1 (2.14
                restarts the first analysis once) and 1/0, each with its joint, forward and backward
                graphs.
@@ -15,6 +15,10 @@ step under torch.compile with the aot_eager backend.
                gradient_checkpointing_enable(use_reentrant=False): three compilations (3/0 with 416
                nodes, 4/0_1, 6/0); 3/0 recomputes its dropouts and saves their RNG states, whose
                forward graph returns them as "u8[s62]". Needs `torch2-env.sh setup python3-transformers`.
+  inductor_gpt2: the GPT-2 (no dropout, no checkpointing) under torch.compile's default backend,
+               Inductor, which the capture does not name: PyTorch partitioned after its joint-graph
+               passes removed no-op views and aliases (Inductor's code generation then fails in the
+               chroot, which has no C++ compiler; the capture already holds the graphs).
 """
 
 import os
@@ -62,7 +66,22 @@ def gpt2_checkpointing():
     step(input_ids=ids, labels=ids).loss.backward()
 
 
-SCENARIOS = {"graph_break": graph_break, "recompile": recompile, "gpt2_checkpointing": gpt2_checkpointing}
+def inductor_gpt2():
+    import torch
+    from transformers import GPT2Config, GPT2LMHeadModel
+
+    config = GPT2Config(n_layer=2, n_head=2, n_embd=64, vocab_size=128, n_positions=32,
+                        attn_pdrop=0.0, resid_pdrop=0.0, embd_pdrop=0.0)
+    step = torch.compile(GPT2LMHeadModel(config))
+    ids = torch.randint(0, 128, (2, 16))
+    try:
+        step(input_ids=ids).logits.sum().backward()
+    except Exception as error:  # after the partition: its code generation needs a C++ compiler
+        print(f"inductor_gpt2: Inductor stopped after partitioning: {type(error).__name__}")
+
+
+SCENARIOS = {"graph_break": graph_break, "recompile": recompile, "gpt2_checkpointing": gpt2_checkpointing,
+             "inductor_gpt2": inductor_gpt2}
 
 
 def main():
