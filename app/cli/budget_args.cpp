@@ -13,7 +13,8 @@ namespace remat::cli {
 
 const std::set<std::string>& budgetOptionNames()
 {
-    static const std::set<std::string> names {"--solver", "--estimator", "--device", "--devices", "--rules"};
+    static const std::set<std::string> names {
+        "--solver", "--estimator", "--device", "--devices", "--rules", "--inductor-passes"};
     return names;
 }
 
@@ -31,8 +32,7 @@ PartitionOptions budgetPartitionOptionsFrom(const Arguments& args, const JointGr
                 "--rules torch-1.13 has no memory budget (PyTorch 1.13 had none): use torch-2.14"};
         options.rules = *rules;
     }
-    options.config.inductorJointPasses
-        = options.rules == RuleSet::Newest && decidedAfterInductorJointPasses(graph);
+    options.config.inductorJointPasses = inductorJointPassesFrom(args, options.rules, graph);
     return options;
 }
 

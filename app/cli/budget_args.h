@@ -10,13 +10,14 @@
 
 namespace remat::cli {
 
-/// --solver, --estimator, --device, --devices, --rules: the options of the budget, pareto and memory
-/// commands.
+/// --solver, --estimator, --device, --devices, --rules, --inductor-passes: the options of the budget,
+/// pareto and memory commands.
 const std::set<std::string>& budgetOptionNames();
 
 /// --rules for a memory budget: torch-2.14 (or newest, its alias) by default; torch-1.13 is a usage
-/// error, since PyTorch 1.13 had no memory budget. Inductor's joint-graph passes are replayed when
-/// the graph's recorded decisions came after them, as the partition command does.
+/// error, since PyTorch 1.13 had no memory budget. Inductor's joint-graph passes are replayed as
+/// --inductor-passes says (by default when the graph's recorded decisions came after them), as the
+/// partition command does.
 PartitionOptions budgetPartitionOptionsFrom(const Arguments& args, const JointGraph& graph);
 
 /// Reads them; the roofline estimator (implied by --device) loads the device-profile file.

@@ -25,12 +25,15 @@ const std::map<std::string_view, CommandInfo>& commands()
                 "partition GRAPH [--graph ID] [--partitioner min-cut|default] [--rules "
                 "torch-1.13|torch-2.14|newest]\n"
                 "          [--compiler nvfuser|inductor] [--tag NAME=POLICY ...] [--activation-offloading]\n"
-                "          [--json] [-o PLAN.json [--script RUN.py]]\n"
+                "          [--inductor-passes auto|on|off] [--json] [-o PLAN.json [--script RUN.py]]\n"
                 "    Partition a joint graph as PyTorch would; print a summary, or the plan as JSON;\n"
                 "    --script writes a Python script that runs the model with the plan. --tag (repeatable)\n"
                 "    sets a node's policy: MUST_SAVE, PREFER_SAVE, MUST_RECOMPUTE, PREFER_RECOMPUTE,\n"
                 "    MUST_CPU_OFFLOAD or PREFER_CPU_OFFLOAD. --activation-offloading (or --offload) runs\n"
-                "    torch 2.x's offloading pass: saved values tagged *_CPU_OFFLOAD go to the host."}},
+                "    torch 2.x's offloading pass: saved values tagged *_CPU_OFFLOAD go to the host.\n"
+                "    --inductor-passes (every command that partitions) replays Inductor's joint-graph\n"
+                "    passes first, under torch-2.14 rules; auto (the default) when the file's decision\n"
+                "    came after them (a TORCH_TRACE log of Inductor)."}},
         {"explain",
             {explainCommand,
                 "explain GRAPH NODE [--partitioner ...] [--rules ...] [--compiler ...] [--tag NAME=POLICY]\n"

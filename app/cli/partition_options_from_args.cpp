@@ -8,7 +8,8 @@ namespace remat::cli {
 
 const std::set<std::string>& partitionOptionNames()
 {
-    static const std::set<std::string> names {"--partitioner", "--rules", "--compiler", "--tag"};
+    static const std::set<std::string> names {
+        "--partitioner", "--rules", "--compiler", "--tag", "--inductor-passes"};
     return names;
 }
 
@@ -46,6 +47,7 @@ PartitionOptions partitionOptionsFrom(const Arguments& args)
         options.compiler = *compiler;
     }
     tagArguments(args); // a bad policy is reported before the graph is loaded
+    jointPassReplayFrom(args);
     return options;
 }
 
@@ -53,8 +55,27 @@ void applyRulesOfRecording(PartitionOptions& options, const Arguments& args, con
 {
     if (!args.value("--rules") && !args.value("--compiler"))
         options.rules = rulesOfRecording(graph);
-    options.config.inductorJointPasses
-        = options.rules == RuleSet::Newest && decidedAfterInductorJointPasses(graph);
+    options.config.inductorJointPasses = inductorJointPassesFrom(args, options.rules, graph);
+}
+
+JointPassReplay jointPassReplayFrom(const Arguments& args)
+{
+    const auto text = args.value("--inductor-passes");
+    if (!text)
+        return JointPassReplay::Auto;
+    const auto replay = parseJointPassReplay(*text);
+    if (!replay)
+        throw UsageError {"--inductor-passes must be auto, on or off, not \"" + *text + "\""};
+    return *replay;
+}
+
+bool inductorJointPassesFrom(const Arguments& args, RuleSet rules, const JointGraph& graph)
+{
+    const JointPassReplay replay = jointPassReplayFrom(args);
+    if (replay == JointPassReplay::On && rules == RuleSet::Torch113)
+        throw UsageError {"--inductor-passes on replays torch 2.x's Inductor, which the torch-1.13 rules do "
+                          "not have: use --rules torch-2.14"};
+    return replaysInductorJointPasses(replay, rules, graph);
 }
 
 std::vector<std::pair<std::string, CheckpointPolicy>> tagArguments(const Arguments& args)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "analysis/recording_rules.h"
 #include "cli/arguments.h"
 #include "graph/joint_graph.h"
 #include "partition/partition_options.h"
@@ -12,7 +13,8 @@
 
 namespace remat::cli {
 
-/// --partitioner, --rules, --compiler, --tag: the options every partitioning command shares.
+/// --partitioner, --rules, --compiler, --tag, --inductor-passes: the options every partitioning
+/// command shares.
 const std::set<std::string>& partitionOptionNames();
 /// --activation-offloading (torch._functorch.config.enable_activation_offloading) and its short
 /// form --offload: flags every partitioning command takes.
@@ -23,7 +25,15 @@ PartitionOptions partitionOptionsFrom(const Arguments& args);
 
 /// Without --rules (or --compiler, a torch 1.13 option), a graph runs under the rules of the PyTorch
 /// that recorded it: torch-2.14 for a 2.x export.
+/// Then Inductor's joint-graph passes are replayed as --inductor-passes says (see
+/// inductorJointPassesFrom).
 void applyRulesOfRecording(PartitionOptions& options, const Arguments& args, const JointGraph& graph);
+
+/// --inductor-passes auto|on|off (default auto). Throws UsageError for another word.
+JointPassReplay jointPassReplayFrom(const Arguments& args);
+/// config.inductorJointPasses under `rules`: auto replays them when the recorded decisions came after
+/// them (decidedAfterInductorJointPasses). Throws UsageError for "on" under torch-1.13.
+bool inductorJointPassesFrom(const Arguments& args, RuleSet rules, const JointGraph& graph);
 
 /// The --tag NAME=POLICY options as given (MUST_SAVE, PREFER_SAVE, MUST_RECOMPUTE,
 /// PREFER_RECOMPUTE). Throws UsageError for a malformed tag or an unknown policy.

@@ -44,7 +44,7 @@ void addTags(PlanRequest& request, const Arguments& args, const JointGraph& grap
     if (!request.budget)
         applyRulesOfRecording(request.options, args, graph);
     else
-        request.options.config.inductorJointPasses = decidedAfterInductorJointPasses(graph);
+        request.options.config.inductorJointPasses = inductorJointPassesFrom(args, RuleSet::Newest, graph);
 }
 
 std::string describeRequest(const PlanRequest& request)

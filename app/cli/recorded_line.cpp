@@ -7,6 +7,24 @@
 #include "partition/partition_result.h"
 
 namespace remat::cli {
+namespace {
+
+/// The option that does what the note advises, in parentheses.
+std::string remedyOption(ProvenanceRemedy remedy, const PartitionOptions& options)
+{
+    switch (remedy) {
+    case ProvenanceRemedy::None:
+        return {};
+    case ProvenanceRemedy::OtherPartitioner:
+        return options.partitioner == PartitionerKind::MinCut ? " (--partitioner default)"
+                                                              : " (--partitioner min-cut)";
+    case ProvenanceRemedy::ReplayInductorPasses:
+        return " (--inductor-passes on)";
+    }
+    return {};
+}
+
+} // namespace
 
 void printRecordedComparison(const JointGraph& graph, const PartitionResult& result, std::size_t labelWidth,
     std::ostream& out, std::optional<double> budget, std::string_view budgetVariant)
@@ -33,9 +51,8 @@ void printRecordedComparison(const JointGraph& graph, const PartitionResult& res
     out << ": " << describeDifferences(graph, *comparison) << "\n";
     // What explains a difference, when known (another partitioner or backend saves PyTorch's set),
     // rather than what might.
-    std::string explanation = unnamedProvenanceNote(graph, result, *comparison);
-    if (explanation.empty() && !comparison->identical())
-        explanation = rewrittenGraphNote(*recorded);
+    const ProvenanceNote provenance = differenceExplanation(graph, result, *comparison);
+    const std::string explanation = provenance.text + remedyOption(provenance.remedy, result.options);
     if (!explanation.empty())
         out << pad("", labelWidth) << explanation << "\n";
     if (const std::string note = replacedSymbolNote(graph, comparison->onlyOurs, comparison->onlyRecorded);

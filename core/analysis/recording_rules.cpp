@@ -45,4 +45,22 @@ bool decidedAfterInductorJointPasses(const JointGraph& graph)
     return false;
 }
 
+std::optional<JointPassReplay> parseJointPassReplay(std::string_view text)
+{
+    if (text == "auto")
+        return JointPassReplay::Auto;
+    if (text == "on")
+        return JointPassReplay::On;
+    if (text == "off")
+        return JointPassReplay::Off;
+    return std::nullopt;
+}
+
+bool replaysInductorJointPasses(JointPassReplay replay, RuleSet rules, const JointGraph& graph)
+{
+    if (rules == RuleSet::Torch113 || replay == JointPassReplay::Off)
+        return false;
+    return replay == JointPassReplay::On || decidedAfterInductorJointPasses(graph);
+}
+
 } // namespace remat

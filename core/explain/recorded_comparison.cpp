@@ -91,13 +91,17 @@ std::string describeDifferences(
     return text;
 }
 
-std::string rewrittenGraphNote(const RecordedPartition& recorded)
+std::string rewrittenGraphNote(const RecordedPartition& recorded, bool passesReplayed)
 {
     if (recorded.graphPassesBefore.empty())
         return recorded.provenanceCaveat;
     std::string passes;
     for (const auto& pass : recorded.graphPassesBefore)
         passes += (passes.empty() ? "" : ", ") + pass;
+    if (!passesReplayed)
+        return "PyTorch partitioned this graph after Inductor's joint-graph passes (" + passes
+            + "), which the log does not record, and their replay is off here: replay those that remove "
+              "no-ops (remove_noop_ops, pointless views and permutes) to compare like with like";
     return "PyTorch partitioned this graph after Inductor's joint-graph passes (" + passes
         + "), which the log does not record. Ours replays those that remove no-ops (remove_noop_ops, "
           "pointless views and permutes) but not constant folding nor the pattern rewrites: a difference "

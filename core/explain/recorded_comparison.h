@@ -44,7 +44,9 @@ std::string describeDifferences(
 /// Why a recorded decision may differ for reasons outside the partitioner, or "": PyTorch
 /// partitioned the graph after Inductor's joint-graph passes (named), which the log does not hold,
 /// or the file does not say what could have changed it (RecordedPartition::provenanceCaveat).
-std::string rewrittenGraphNote(const RecordedPartition& recorded);
+/// `passesReplayed`: ours replayed those passes (config.inductorJointPasses); else the note says the
+/// replay is off.
+std::string rewrittenGraphNote(const RecordedPartition& recorded, bool passesReplayed = true);
 
 /// Why saved SymInt placeholders may differ, or "": a differing one prints the symbol another
 /// placeholder binds too. A guard made their symbols equal and the log prints sizes after that

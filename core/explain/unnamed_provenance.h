@@ -16,7 +16,22 @@ struct RecordedComparison;
 ///   Inductor): the default one for min-cut, min-cut for the default one;
 /// - the backend (RecordedPartition::backendNamed false: a TORCH_LOGS capture): min-cut after
 ///   Inductor's joint-graph passes, replayed.
-std::string unnamedProvenanceNote(
+/// What the user can change to compare like with like: the other partitioner, or the replay of
+/// Inductor's passes turned on. The note itself names it in words; a front end offers the control.
+enum class ProvenanceRemedy { None, OtherPartitioner, ReplayInductorPasses };
+
+struct ProvenanceNote {
+    std::string text; ///< "" when there is nothing to say
+    ProvenanceRemedy remedy = ProvenanceRemedy::None;
+};
+
+ProvenanceNote unnamedProvenanceNote(
+    const JointGraph& graph, const PartitionResult& result, const RecordedComparison& comparison);
+
+/// What explains a difference from the recorded decision, when known, rather than what might:
+/// unnamedProvenanceNote, else rewrittenGraphNote (whose remedy is the replay when it was off).
+/// Empty for an identical decision. Partitions again (unnamedProvenanceNote): off the GUI thread.
+ProvenanceNote differenceExplanation(
     const JointGraph& graph, const PartitionResult& result, const RecordedComparison& comparison);
 
 } // namespace remat

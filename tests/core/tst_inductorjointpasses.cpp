@@ -8,6 +8,7 @@
 #include "conformance_support.h"
 #include "explain/node_decision.h"
 #include "explain/recorded_comparison.h"
+#include "explain/unnamed_provenance.h"
 #include "io/torch_trace.h"
 #include "partition/inductor_joint_passes.h"
 #include "partition/partitioner.h"
@@ -191,7 +192,31 @@ private slots:
             }
         }
         options.config.inductorJointPasses = false;
-        QCOMPARE(!compareWithRecorded(graph, partitionGraph(graph, options))->identical(), replayNeeded);
+        const PartitionResult asLogged = partitionGraph(graph, options);
+        const auto withoutReplay = compareWithRecorded(graph, asLogged);
+        QCOMPARE(!withoutReplay->identical(), replayNeeded);
+        // A difference with the replay off is told so, with the replay as its remedy.
+        const ProvenanceNote note = differenceExplanation(graph, asLogged, *withoutReplay);
+        QCOMPARE(note.remedy, replayNeeded ? ProvenanceRemedy::ReplayInductorPasses : ProvenanceRemedy::None);
+        QCOMPARE(note.text.find("their replay is off here") != std::string::npos, replayNeeded);
+        QVERIFY(differenceExplanation(graph, ours, *comparison).text.empty());
+    }
+
+    /// JointPassReplay: auto follows the recording, on and off force it, and torch-1.13 never replays.
+    void replayChoice()
+    {
+        const JointGraph inductor = trace::loadTracedGraph(logFile("inductor_gpt2.log"), "0/0");
+        const JointGraph eager = trace::loadTracedGraph(logFile("blocks.log"), "0/0");
+        QVERIFY(replaysInductorJointPasses(JointPassReplay::Auto, RuleSet::Torch214, inductor));
+        QVERIFY(!replaysInductorJointPasses(JointPassReplay::Auto, RuleSet::Torch214, eager));
+        QVERIFY(!replaysInductorJointPasses(JointPassReplay::Off, RuleSet::Torch214, inductor));
+        QVERIFY(replaysInductorJointPasses(JointPassReplay::On, RuleSet::Torch214, eager));
+        QVERIFY(!replaysInductorJointPasses(JointPassReplay::On, RuleSet::Torch113, inductor));
+        QVERIFY(!replaysInductorJointPasses(JointPassReplay::Auto, RuleSet::Torch113, inductor));
+        QCOMPARE(parseJointPassReplay("on"), std::optional(JointPassReplay::On));
+        QCOMPARE(parseJointPassReplay("off"), std::optional(JointPassReplay::Off));
+        QCOMPARE(parseJointPassReplay("auto"), std::optional(JointPassReplay::Auto));
+        QVERIFY(!parseJointPassReplay("yes"));
     }
 
     /// Under an activation memory budget, 2.14's knapsack also chose among the nodes left after the

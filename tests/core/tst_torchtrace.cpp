@@ -321,14 +321,17 @@ void TestTorchTrace::defaultPartitionSavesWhereEachNodeWasTraced()
     const auto asDefault = compareWithRecorded(g, ours);
     QVERIFY(asDefault && asDefault->identical());
     QCOMPARE(asDefault->plan.key, std::string("min_cut"));
-    QVERIFY(unnamedProvenanceNote(g, ours, *asDefault).empty());
+    QVERIFY(unnamedProvenanceNote(g, ours, *asDefault).text.empty());
     options.partitioner = PartitionerKind::MinCut;
     const PartitionResult minCut = partitionGraph(g, options);
     const auto asMinCut = compareWithRecorded(g, minCut);
     QVERIFY(asMinCut && !asMinCut->identical());
-    const std::string note = unnamedProvenanceNote(g, minCut, *asMinCut);
-    QVERIFY2(note.find("our default partitioner saves exactly PyTorch's 23 values: the backend partitioned with "
-                       "default_partition")
+    const ProvenanceNote minCutNote = unnamedProvenanceNote(g, minCut, *asMinCut);
+    QCOMPARE(minCutNote.remedy, ProvenanceRemedy::OtherPartitioner);
+    const std::string& note = minCutNote.text;
+    QVERIFY2(
+        note.find("our default partitioner saves exactly PyTorch's 23 values: the backend partitioned with "
+                  "default_partition")
             != std::string::npos,
         note.c_str());
     // Min-cut logs: aot_eager's is unnamed too (the default partitioner is told min-cut saves its
@@ -339,7 +342,7 @@ void TestTorchTrace::defaultPartitionSavesWhereEachNodeWasTraced()
     const PartitionResult eagerDefault = partitionGraph(eager, options);
     const auto eagerComparison = compareWithRecorded(eager, eagerDefault);
     QVERIFY(eagerComparison && !eagerComparison->identical());
-    const std::string eagerNote = unnamedProvenanceNote(eager, eagerDefault, *eagerComparison);
+    const std::string eagerNote = unnamedProvenanceNote(eager, eagerDefault, *eagerComparison).text;
     QVERIFY2(eagerNote.find("our min-cut saves exactly PyTorch's") != std::string::npos, eagerNote.c_str());
     QVERIFY(trace::loadTracedGraph(logFile("budget.log"), "0/0")
                 .recordedPartition("memory_budget_0.3")
@@ -714,7 +717,9 @@ void TestTorchTrace::anInductorCaptureIsToldItsBackend()
     const PartitionResult ours = partitionGraph(g, options);
     const auto comparison = compareWithRecorded(g, ours);
     QVERIFY(comparison && !comparison->identical());
-    const std::string note = unnamedProvenanceNote(g, ours, *comparison);
+    const ProvenanceNote provenance = unnamedProvenanceNote(g, ours, *comparison);
+    QCOMPARE(provenance.remedy, ProvenanceRemedy::ReplayInductorPasses);
+    const std::string& note = provenance.text;
     QVERIFY2(note.find("with Inductor's joint-graph passes replayed (remove_noop_ops, pointless views and "
                        "permutes) our min-cut saves exactly PyTorch's 46 values")
             != std::string::npos,
@@ -725,7 +730,7 @@ void TestTorchTrace::anInductorCaptureIsToldItsBackend()
     const JointGraph eager = loadGraphFile(REMAT_TEST_DATA_DIR "/printed/torch_logs/graph_break.log", "1/0");
     options.config.inductorJointPasses = false;
     const PartitionResult eagerPlan = partitionGraph(eager, options);
-    QVERIFY(unnamedProvenanceNote(eager, eagerPlan, *compareWithRecorded(eager, eagerPlan)).empty());
+    QVERIFY(unnamedProvenanceNote(eager, eagerPlan, *compareWithRecorded(eager, eagerPlan)).text.empty());
 }
 
 /// A real TORCH_LOGS capture (stderr of TORCH_LOGS="aot_joint_graph,aot_graphs", made by

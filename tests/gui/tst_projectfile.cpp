@@ -109,6 +109,30 @@ private Q_SLOTS:
         QVERIFY(*back == data);
     }
 
+    void inductorJointPassesRoundTrip()
+    {
+        QTemporaryDir dir;
+        const QString graph = dir.filePath(QStringLiteral("g.log"));
+        QString error;
+        const QString path = ProjectFile::saveLocation(graph);
+        for (const bool replay : {true, false}) {
+            ProjectData data;
+            data.inductorJointPasses = replay;
+            QVERIFY(ProjectFile::write(path, graph, data, &error));
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            QVERIFY(file.readAll().contains(
+                replay ? "\"inductor_joint_passes\": true" : "\"inductor_joint_passes\": false"));
+            const auto back = ProjectFile::read(path, &error);
+            QVERIFY2(back, qPrintable(error));
+            QVERIFY(*back == data);
+        }
+        // Unset (as recorded) writes no key.
+        QVERIFY(ProjectFile::write(path, graph, ProjectData {}, &error));
+        const auto back = ProjectFile::read(path, &error);
+        QVERIFY(back && !back->inductorJointPasses);
+    }
+
     void unwritableFolderFallsBackToUserData()
     {
         // A folder that cannot take a file (here: one that does not exist) sends the project

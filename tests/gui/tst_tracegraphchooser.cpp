@@ -9,6 +9,7 @@
 #include "panels/partition_panel.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QListWidget>
 #include <QSignalSpy>
@@ -199,7 +200,8 @@ private Q_SLOTS:
         QString reference = test::shownText(w.partitionPanel()->referenceLabel());
         QVERIFY2(reference.contains(QStringLiteral("differs: 2 only ours, 2 only PyTorch's")),
             qPrintable(reference));
-        QVERIFY2(reference.contains(QStringLiteral("our default partitioner saves exactly PyTorch's 23 values")),
+        QVERIFY2(
+            reference.contains(QStringLiteral("our default partitioner saves exactly PyTorch's 23 values")),
             qPrintable(reference));
         QComboBox* box = w.partitionPanel()->partitionerBox();
         box->setCurrentIndex(box->findData(QStringLiteral("default")));
@@ -210,6 +212,66 @@ private Q_SLOTS:
         reference = test::shownText(w.partitionPanel()->referenceLabel());
         QVERIFY2(reference.contains(QStringLiteral("(the log's decision): 23 saved")), qPrintable(reference));
         QVERIFY2(reference.contains(QStringLiteral("same saved set")), qPrintable(reference));
+
+        // The note's link chooses that partitioner: back to min-cut, then the link.
+        box->setCurrentIndex(box->findData(QStringLiteral("min-cut")));
+        QTRY_VERIFY_WITH_TIMEOUT(w.document()->outcome()
+                && w.document()->outcome()->options.partitioner == PartitionerKind::MinCut && idle(w),
+            kTimeoutMs);
+        QLabel* label = w.partitionPanel()->referenceLabel();
+        QVERIFY2(
+            label->text().contains(QStringLiteral("href=\"remedy:partitioner\">Use the default partitioner")),
+            qPrintable(label->text()));
+        Q_EMIT label->linkActivated(QStringLiteral("remedy:partitioner"));
+        QTRY_VERIFY_WITH_TIMEOUT(w.document()->outcome()
+                && w.document()->outcome()->options.partitioner == PartitionerKind::Default && idle(w),
+            kTimeoutMs);
+        QCOMPARE(box->currentData().toString(), QStringLiteral("default"));
+        QVERIFY(test::shownText(label).contains(QStringLiteral("same saved set")));
+    }
+
+    /// A TORCH_LOGS capture of Inductor does not name its backend, so the passes are not replayed and
+    /// the decision differs; the note's link (or the "Inductor's passes" box) replays them: PyTorch's set.
+    /// Turned off on an Inductor log, the note says the replay is off.
+    void theInductorReplayCanBeChosen()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        QVERIFY(openAndWait(w, QStringLiteral(REMAT_TEST_DATA_DIR "/printed/torch_logs/inductor_gpt2.log")));
+        QCheckBox* passes = w.partitionPanel()->inductorPassesBox();
+        QVERIFY(passes->isEnabled() && !passes->isChecked());
+        QLabel* label = w.partitionPanel()->referenceLabel();
+        QVERIFY2(test::shownText(label).contains(QStringLiteral("differs: 5 only ours, 3 only PyTorch's")),
+            qPrintable(test::shownText(label)));
+        QVERIFY2(label->text().contains(
+                     QStringLiteral("href=\"remedy:inductor-passes\">Replay Inductor's passes")),
+            qPrintable(label->text()));
+        Q_EMIT label->linkActivated(QStringLiteral("remedy:inductor-passes"));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            w.document()->outcome() && w.document()->outcome()->options.config.inductorJointPasses && idle(w),
+            kTimeoutMs);
+        QVERIFY(passes->isChecked());
+        QVERIFY2(test::shownText(label).contains(QStringLiteral("same saved set")),
+            qPrintable(test::shownText(label)));
+        QCOMPARE(w.document()->projectData().inductorJointPasses, std::optional<bool>(true));
+        // torch 1.13's rules have no Inductor: the box is off and disabled.
+        QComboBox* rules = w.partitionPanel()->rulesBox();
+        rules->setCurrentIndex(rules->findData(static_cast<int>(RuleSet::Torch113)));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            w.document()->outcome() && w.document()->outcome()->options.rules == RuleSet::Torch113 && idle(w),
+            kTimeoutMs);
+        QVERIFY(!passes->isEnabled() && !passes->isChecked());
+        QVERIFY(!w.document()->outcome()->options.config.inductorJointPasses);
+
+        QVERIFY(openAndWait(w, QStringLiteral(REMAT_TEST_DATA_DIR "/torch_trace/inductor_gpt2.log")));
+        QVERIFY(passes->isChecked()); // as the log's decision was made
+        passes->setChecked(false);
+        QTRY_VERIFY_WITH_TIMEOUT(w.document()->outcome()
+                && !w.document()->outcome()->options.config.inductorJointPasses && idle(w),
+            kTimeoutMs);
+        QVERIFY2(test::shownText(label).contains(QStringLiteral("their replay is off here")),
+            qPrintable(test::shownText(label)));
+        QCOMPARE(w.document()->projectData().inductorJointPasses, std::optional<bool>(false));
     }
 
     /// A graph traced with dynamic shapes opens (it was refused), and the panel counts the SymInts

@@ -48,6 +48,20 @@ remat_cli_test(capture_info_dynamic CODE 1 ARGS info ${REMAT_CAPTURES}/recompile
 # A capture of Inductor does not say so: the comparison differs, and says what explains it.
 remat_cli_test(capture_inductor_backend_found CODE 0 ARGS partition ${REMAT_CAPTURES}/inductor_gpt2.log
   STDOUT "5 only ours \\(view, permute_18, alias_6, permute_30, alias_8\\), 3 only PyTorch's \\(primals_1, getitem_5, getitem_14\\)\n.*with Inductor's joint-graph passes replayed \\(remove_noop_ops, pointless views and permutes\\) our min-cut saves exactly PyTorch's 46 values")
+# ... and --inductor-passes on acts on it: the replay turned on, the same saved set as PyTorch's.
+remat_cli_test(capture_inductor_passes_on CODE 0 ARGS partition ${REMAT_CAPTURES}/inductor_gpt2.log --inductor-passes on
+  STDOUT "note +Inductor's joint-graph passes, replayed: 17 no-ops removed.*PyTorch +2.x recorded 46 saved values: identical\n$")
+# An Inductor log with the replay turned off: the note says it is off, and how to turn it on.
+remat_cli_test(trace_inductor_passes_off CODE 0 ARGS partition ${REMAT_TRACE}/inductor_gpt2.log --inductor-passes off
+  STDOUT "3 only PyTorch's \\(primals_1, getitem_5, getitem_14\\)\n.*and their replay is off here: replay those that remove no-ops .* to compare like with like \\(--inductor-passes on\\)\n$")
+remat_cli_test(trace_budget_inductor_passes_off CODE 0
+  ARGS budget ${REMAT_TRACE}/inductor_budget.log --budget 0.5 --inductor-passes off
+  STDOUT "2 only ours \\(view, addmm_1\\), 2 only PyTorch's \\(primals_1, primals_8\\)\n.*their replay is off here")
+remat_cli_test(inductor_passes_bad_word CODE 2 ARGS partition ${REMAT_CAPTURES}/inductor_gpt2.log --inductor-passes maybe
+  STDERR "--inductor-passes must be auto, on or off, not \"maybe\"")
+remat_cli_test(inductor_passes_on_under_torch113_rules CODE 2
+  ARGS partition ${REMAT_CAPTURES}/inductor_gpt2.log --rules torch-1.13 --inductor-passes on
+  STDERR "--inductor-passes on replays torch 2.x's Inductor, which the torch-1.13 rules do not have: use --rules torch-2.14")
 remat_cli_test(capture_gpt2_rng_states CODE 0 ARGS partition ${REMAT_CAPTURES}/gpt2_checkpointing.log --graph 3/0
   STDOUT "gpt2_checkpointing.log: 416 nodes; min-cut, torch-2.14 rules\n.*RNG states +6, .*PyTorch +2.x recorded 34 saved values and 6 RNG states: identical\n$")
 remat_cli_test(print_graph_id CODE 1 ONE_LINE_ERROR ARGS partition ${REMAT_TEST_DATA_DIR}/printed/mlp_relu.torch113.txt --graph 0/0

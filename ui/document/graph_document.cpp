@@ -67,6 +67,7 @@ void GraphDocument::setGraph(LoadedGraphPtr graph)
     m_compiler = OpListCompiler::Nvfuser;
     m_budgetMode = false;
     m_activationOffloading = false;
+    m_inductorJointPasses.reset();
     m_budget = {};
     // The graphs of one TORCH_TRACE log keep their tags apart: one project per compile id.
     const QString projectKey = m_graph->traceGraph.isEmpty() ? m_graph->path
@@ -97,6 +98,7 @@ void GraphDocument::setGraph(LoadedGraphPtr graph)
             m_budgetMode = data->budgetMode;
             m_budget = data->budget.value_or(m_budget);
             m_activationOffloading = data->activationOffloading.value_or(false);
+            m_inductorJointPasses = data->inductorJointPasses;
             m_savedData = *data;
             if (unknown > 0)
                 Q_EMIT projectProblem(tr("%1: %2 tags name nodes this graph does not have; they were ignored")
@@ -230,9 +232,7 @@ PartitionOptions GraphDocument::partitionOptions() const
     options.rules = m_rules;
     options.compiler = m_compiler;
     options.config.activationOffloading = m_activationOffloading;
-    // A budget runs the torch-2.14 rules whatever m_rules says: the passes follow the log either way.
-    options.config.inductorJointPasses = m_graph && decidedAfterInductorJointPasses(m_graph->graph)
-        && (m_rules == RuleSet::Newest || m_budgetMode);
+    options.config.inductorJointPasses = inductorJointPasses();
     options.tags.reserve(m_userTags.size());
     for (const auto& [n, policy] : m_userTags)
         options.tags.emplace_back(n, policy);
@@ -267,6 +267,33 @@ void GraphDocument::setActivationOffloading(bool enabled)
     if (enabled == m_activationOffloading)
         return;
     m_activationOffloading = enabled;
+    Q_EMIT partitionSettingsChanged();
+    repartition();
+    scheduleSave();
+}
+
+bool GraphDocument::inductorJointPassesApply() const
+{
+    // A budget runs the torch-2.14 rules whatever m_rules says.
+    return m_rules == RuleSet::Newest || m_budgetMode;
+}
+
+bool GraphDocument::inductorJointPasses() const
+{
+    if (!m_graph)
+        return false;
+    const JointPassReplay replay = !m_inductorJointPasses ? JointPassReplay::Auto
+        : *m_inductorJointPasses                          ? JointPassReplay::On
+                                                          : JointPassReplay::Off;
+    return replaysInductorJointPasses(
+        replay, inductorJointPassesApply() ? RuleSet::Newest : RuleSet::Torch113, m_graph->graph);
+}
+
+void GraphDocument::setInductorJointPasses(bool enabled)
+{
+    if (enabled == inductorJointPasses())
+        return;
+    m_inductorJointPasses = enabled;
     Q_EMIT partitionSettingsChanged();
     repartition();
     scheduleSave();
@@ -314,6 +341,7 @@ ProjectData GraphDocument::projectData() const
         data.budget = m_budget;
     if (m_activationOffloading || m_savedData.activationOffloading)
         data.activationOffloading = m_activationOffloading;
+    data.inductorJointPasses = m_inductorJointPasses;
     return data;
 }
 

@@ -57,6 +57,12 @@ public:
     /// torch 2.x's enable_activation_offloading: offload-tagged saved values go to the host.
     bool activationOffloading() const { return m_activationOffloading; }
     void setActivationOffloading(bool enabled);
+    /// Inductor's joint-graph passes are replayed before partitioning: as the user chose, else when
+    /// the file's decision came after them. Only under the torch-2.14 rules (a budget's included).
+    bool inductorJointPasses() const;
+    /// The replay can apply: the rules in force are torch-2.14's.
+    bool inductorJointPassesApply() const;
+    void setInductorJointPasses(bool enabled);
     void setPartitionSettings(
         PartitionerKind partitioner, RuleSet rules, OpListCompiler compiler, bool budgetMode = false);
     /// Re-partitions at once in budget mode (the runner drops stale results, so a dragged slider
@@ -68,6 +74,8 @@ public:
     void showPlan(PartitionOutcomePtr outcome);
     bool isPartitioning() const { return m_runner->isBusy(); }
 
+    /// What the project file holds for this graph: the tags and the settings changed from the defaults.
+    ProjectData projectData() const;
     /// Where the project file is (or will be) saved.
     QString projectPath() const { return m_projectPath; }
     /// Off for headless screenshots, so that reviewing never writes beside the inputs.
@@ -97,7 +105,6 @@ Q_SIGNALS:
 private:
     void repartition();
     void scheduleSave();
-    ProjectData projectData() const;
     /// Locks the graph's session journal and settles an interrupted session's work; null when this
     /// session must not keep a record (another process has the graph open, or "later").
     std::unique_ptr<SessionJournal> openJournal(const QString& projectKey);
@@ -111,6 +118,7 @@ private:
     OpListCompiler m_compiler = OpListCompiler::Nvfuser;
     bool m_budgetMode = false;
     bool m_activationOffloading = false;
+    std::optional<bool> m_inductorJointPasses; ///< the user's choice; unset: as recorded
     BudgetSettings m_budget;
     PartitionOutcomePtr m_outcome;
     QString m_projectPath;

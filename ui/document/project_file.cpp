@@ -64,7 +64,8 @@ QString besidePath(const QString& graphPath)
 QString storageName(const QString& graphPath)
 {
     const QString absolute = isResource(graphPath) ? graphPath : QFileInfo(graphPath).absoluteFilePath();
-    const QByteArray hash = QCryptographicHash::hash(absolute.toUtf8(), QCryptographicHash::Sha1).toHex().left(12);
+    const QByteArray hash
+        = QCryptographicHash::hash(absolute.toUtf8(), QCryptographicHash::Sha1).toHex().left(12);
     return QFileInfo(graphPath).fileName() + QLatin1Char('-') + QString::fromLatin1(hash);
 }
 
@@ -120,6 +121,8 @@ std::optional<ProjectData> decode(const QJsonObject& root, const QString& path, 
         data.budget = readBudget(budget.toObject());
     if (const QJsonValue offload = partition.value(QLatin1String("activation_offloading")); offload.isBool())
         data.activationOffloading = offload.toBool();
+    if (const QJsonValue passes = partition.value(QLatin1String("inductor_joint_passes")); passes.isBool())
+        data.inductorJointPasses = passes.toBool();
     return data;
 }
 
@@ -146,6 +149,8 @@ QJsonObject encode(const QString& graphPath, const ProjectData& data)
         partition.insert(QLatin1String("budget"), writeBudget(*data.budget));
     if (data.activationOffloading)
         partition.insert(QLatin1String("activation_offloading"), *data.activationOffloading);
+    if (data.inductorJointPasses)
+        partition.insert(QLatin1String("inductor_joint_passes"), *data.inductorJointPasses);
     root.insert(QLatin1String("partition"), partition);
     return root;
 }

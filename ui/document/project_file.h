@@ -27,6 +27,8 @@ struct ProjectData {
     std::optional<BudgetSettings> budget;
     /// torch 2.x's enable_activation_offloading, once the user changed it.
     std::optional<bool> activationOffloading;
+    /// Whether Inductor's joint-graph passes are replayed, once the user chose (else as recorded).
+    std::optional<bool> inductorJointPasses;
 
     bool operator==(const ProjectData&) const = default;
 };

@@ -85,7 +85,7 @@ void describePartition(PartitionOutcome& outcome, const LoadedGraph& loaded, std
     outcome.onlyOurs = comparison->onlyOurs;
     outcome.onlyReference = comparison->onlyRecorded;
     outcome.unknownReferenceNames = comparison->unknownNames;
-    outcome.referenceProvenanceNote = unnamedProvenanceNote(graph, r, *comparison);
+    outcome.referenceNote = differenceExplanation(graph, r, *comparison);
 }
 
 } // namespace remat::ui

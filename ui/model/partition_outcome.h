@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "explain/unnamed_provenance.h"
 #include "model/loaded_graph.h"
 #include "partition/partition_result.h"
 
@@ -17,13 +18,13 @@ struct BudgetOutcome;
 
 /// Per-node facts about one partition, packed for painting 17k nodes without lookups.
 enum DecisionFlag : std::uint16_t {
-    Saved = 1 << 0,         ///< crosses from the forward to the backward
-    Recomputed = 1 << 1,    ///< computed in the forward and again in the backward
-    Banned = 1 << 2,        ///< the partitioner may not recompute it
-    DceRemoved = 1 << 3,    ///< dead code, removed before partitioning
-    CseMerged = 1 << 4,     ///< a duplicate, merged into another node
-    InForward = 1 << 5,     ///< part of the forward graph
-    InBackward = 1 << 6,    ///< part of the backward graph
+    Saved = 1 << 0, ///< crosses from the forward to the backward
+    Recomputed = 1 << 1, ///< computed in the forward and again in the backward
+    Banned = 1 << 2, ///< the partitioner may not recompute it
+    DceRemoved = 1 << 3, ///< dead code, removed before partitioning
+    CseMerged = 1 << 4, ///< a duplicate, merged into another node
+    InForward = 1 << 5, ///< part of the forward graph
+    InBackward = 1 << 6, ///< part of the backward graph
     ReferenceSaved = 1 << 7, ///< PyTorch's recorded decision saves it
 };
 
@@ -34,15 +35,15 @@ struct PartitionOutcome {
     PartitionOptions options;
     std::shared_ptr<const PartitionResult> result; ///< null when the partitioner failed
     QString error;
-    std::vector<std::uint16_t> flags;  ///< per node
-    std::vector<int> banIndex;         ///< per node: index into result->banned, or -1
-    QString referenceKey;              ///< the recorded partition compared against, empty if none
-    std::vector<NodeId> onlyOurs;      ///< saved by us, not by the reference
+    std::vector<std::uint16_t> flags; ///< per node
+    std::vector<int> banIndex; ///< per node: index into result->banned, or -1
+    QString referenceKey; ///< the recorded partition compared against, empty if none
+    std::vector<NodeId> onlyOurs; ///< saved by us, not by the reference
     std::vector<NodeId> onlyReference; ///< saved by the reference, not by us
     std::vector<std::string> unknownReferenceNames; ///< recorded saved values the graph lacks
-    /// How the reference was made, when its file does not say and another way saves its set
-    /// (unnamedProvenanceNote).
-    std::string referenceProvenanceNote;
+    /// What explains a difference from the reference (differenceExplanation), and the setting that
+    /// compares like with like.
+    ProvenanceNote referenceNote;
     std::int64_t referenceSavedBytes = 0;
     /// Recomputed random ops whose RNG state the forward saves (savedRngStateOps), and how many
     /// RNG states the reference saves.
@@ -66,7 +67,8 @@ void describePartition(PartitionOutcome& outcome, const LoadedGraph& graph,
 
 /// Runs the partitioner and derives the per-node view of its result. Never throws: a failure is
 /// returned in `error` with the core's message.
-PartitionOutcomePtr runPartition(const LoadedGraph& graph, const PartitionOptions& options, std::uint64_t generation);
+PartitionOutcomePtr runPartition(
+    const LoadedGraph& graph, const PartitionOptions& options, std::uint64_t generation);
 
 } // namespace remat::ui
 

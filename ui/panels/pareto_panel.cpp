@@ -40,7 +40,8 @@ QString sweepKey(const GraphDocument& document)
               .arg(static_cast<int>(s.solver))
               .arg(static_cast<int>(s.estimator))
               .arg(s.device)
-        + (document.activationOffloading() ? QStringLiteral("|offload") : QString());
+        + (document.activationOffloading() ? QStringLiteral("|offload") : QString())
+        + (document.inductorJointPasses() ? QStringLiteral("|inductor-passes") : QString());
 }
 
 } // namespace

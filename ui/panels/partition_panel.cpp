@@ -36,6 +36,23 @@ QString kindName(PartitionerKind kind)
     return toQString(partitionerName(kind));
 }
 
+/// A link that applies what the reference note advises (PartitionPanel::applyRemedy), or "".
+QString remedyLink(ProvenanceRemedy remedy, PartitionerKind partitioner)
+{
+    switch (remedy) {
+    case ProvenanceRemedy::None:
+        return {};
+    case ProvenanceRemedy::OtherPartitioner:
+        return QStringLiteral(" <a href=\"remedy:partitioner\">%1</a>")
+            .arg(partitioner == PartitionerKind::MinCut ? PartitionPanel::tr("Use the default partitioner")
+                                                        : PartitionPanel::tr("Use min-cut"));
+    case ProvenanceRemedy::ReplayInductorPasses:
+        return QStringLiteral(" <a href=\"remedy:inductor-passes\">%1</a>")
+            .arg(PartitionPanel::tr("Replay Inductor's passes"));
+    }
+    return {};
+}
+
 } // namespace
 
 PartitionPanel::PartitionPanel(GraphDocument* document, NodeSelection* selection, QWidget* parent)
@@ -52,7 +69,8 @@ PartitionPanel::PartitionPanel(GraphDocument* document, NodeSelection* selection
     , m_status(new QLabel(this))
     , m_filter(new QLineEdit(this))
     , m_differencesOnly(new QCheckBox(tr("Only where we differ from PyTorch"), this))
-    , m_offload(new QCheckBox(tr("CPU offload of *_CPU_OFFLOAD tags"), this))
+    , m_offload(new QCheckBox(tr("CPU offload"), this))
+    , m_inductorPasses(new QCheckBox(tr("Inductor's passes"), this))
     , m_tabs(new QTabWidget(this))
     , m_refreshTimer(new QTimer(this))
 {
@@ -85,7 +103,17 @@ PartitionPanel::PartitionPanel(GraphDocument* document, NodeSelection* selection
         tr("torch 2.x's activation-offloading pass (enable_activation_offloading, off by default): saved "
            "values tagged MUST_CPU_OFFLOAD or PREFER_CPU_OFFLOAD wait on the host between forward and "
            "backward"));
-    form->addRow(tr("Offloading:"), m_offload);
+    m_inductorPasses->setToolTip(
+        tr("Replay Inductor's joint-graph passes: torch.compile's default backend removes no-ops "
+           "(remove_noop_ops) and pointless views and permutes from the joint graph before partitioning "
+           "it. On by default when the file's decision came after them (a TORCH_TRACE log of Inductor); "
+           "torch 2.x rules only"));
+    // torch 2.x only, both: one row, so that the panel keeps its height.
+    auto* torch2Row = new QHBoxLayout;
+    torch2Row->addWidget(m_offload);
+    torch2Row->addWidget(m_inductorPasses);
+    torch2Row->addStretch(1);
+    form->addRow(tr("Torch 2.x:"), torch2Row);
     layout->addLayout(form);
     m_budgetNote->setText(
         tr("The memory budget exists only in the newest PyTorch: its rules are used, whatever Rules says."));
@@ -108,6 +136,8 @@ PartitionPanel::PartitionPanel(GraphDocument* document, NodeSelection* selection
         layout->addWidget(label);
     }
     m_summary->setTextInteractionFlags(Qt::TextBrowserInteraction);
+    m_reference->setTextInteractionFlags(Qt::TextBrowserInteraction);
+    connect(m_reference, &QLabel::linkActivated, this, &PartitionPanel::applyRemedy);
     m_status->setStyleSheet(QStringLiteral("color: #555"));
     m_status->setObjectName(QStringLiteral("partitionStatus"));
 
@@ -174,6 +204,7 @@ PartitionPanel::PartitionPanel(GraphDocument* document, NodeSelection* selection
         connect(combo, &QComboBox::currentIndexChanged, this, &PartitionPanel::applySettingsFromControls);
     connect(m_budget, &BudgetControls::edited, m_document, &GraphDocument::setBudgetSettings);
     connect(m_offload, &QCheckBox::toggled, m_document, &GraphDocument::setActivationOffloading);
+    connect(m_inductorPasses, &QCheckBox::toggled, m_document, &GraphDocument::setInductorJointPasses);
 
     connect(m_document, &GraphDocument::graphChanged, this, &PartitionPanel::onGraphChanged);
     connect(m_document, &GraphDocument::partitionSettingsChanged, this, &PartitionPanel::onSettingsChanged);
@@ -217,6 +248,7 @@ void PartitionPanel::onSettingsChanged()
     m_compiler->setCurrentIndex(m_compiler->findData(static_cast<int>(m_document->compiler())));
     m_budget->setSettings(m_document->budgetSettings());
     m_offload->setChecked(m_document->activationOffloading());
+    m_inductorPasses->setChecked(m_document->inductorJointPasses());
     m_updatingControls = false;
     updateBudgetMode();
 }
@@ -246,8 +278,10 @@ void PartitionPanel::updateCompilerEnabled()
 {
     m_compiler->setEnabled(m_partitioner->currentData().toString() == kindName(PartitionerKind::MinCut)
         && m_rules->currentData().toInt() == static_cast<int>(RuleSet::Torch113));
-    m_offload->setEnabled(
-        m_rules->currentData().toInt() != static_cast<int>(RuleSet::Torch113) || budgetChosen());
+    const bool newest
+        = m_rules->currentData().toInt() != static_cast<int>(RuleSet::Torch113) || budgetChosen();
+    m_offload->setEnabled(newest);
+    m_inductorPasses->setEnabled(newest);
 }
 
 void PartitionPanel::updateBudgetMode()
@@ -260,6 +294,18 @@ void PartitionPanel::updateBudgetMode()
             ? tr("The memory budget runs the newest PyTorch's min-cut: the rules are forced to newest")
             : tr("Whose rules: Debian's torch 1.13.1, or torch 2.14.1 (the newest proven)"));
     updateCompilerEnabled();
+}
+
+void PartitionPanel::applyRemedy(const QString& link)
+{
+    if (link == QLatin1String("remedy:inductor-passes")) {
+        m_document->setInductorJointPasses(true);
+    } else if (link == QLatin1String("remedy:partitioner")) {
+        const PartitionerKind other = m_document->partitioner() == PartitionerKind::MinCut
+            ? PartitionerKind::Default
+            : PartitionerKind::MinCut;
+        m_document->setPartitionSettings(other, m_document->rules(), m_document->compiler(), false);
+    }
 }
 
 void PartitionPanel::onPartitionRequested()
@@ -369,8 +415,8 @@ void PartitionPanel::onPartitionChanged()
                                .arg(outcome->rngStateOps.size())
                                .arg(outcome->referenceRngStates);
             // What explains the difference, when known, rather than what might.
-            std::string note = outcome->referenceProvenanceNote.empty() ? rewrittenGraphNote(*ref)
-                                                                        : outcome->referenceProvenanceNote;
+            const ProvenanceNote& provenance = outcome->referenceNote;
+            std::string note = provenance.text;
             if (const std::string replaced
                 = replacedSymbolNote(graph->graph, outcome->onlyOurs, outcome->onlyReference);
                 !replaced.empty())
@@ -382,9 +428,10 @@ void PartitionPanel::onPartitionChanged()
                     .arg(outcome->onlyOurs.size())
                     .arg(outcome->onlyReference.size())
                     .arg(unknown,
-                        note.empty() ? QString()
-                                     : QStringLiteral("<br>") + QString::fromStdString(note).toHtmlEscaped()
-                                + QLatin1Char('.')));
+                        (note.empty() ? QString()
+                                      : QStringLiteral("<br>") + QString::fromStdString(note).toHtmlEscaped()
+                                    + QLatin1Char('.'))
+                            + remedyLink(provenance.remedy, outcome->options.partitioner)));
         }
     }
     QString method = optionsDescription(outcome->options);

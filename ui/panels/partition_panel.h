@@ -35,6 +35,7 @@ public:
     QComboBox* partitionerBox() const { return m_partitioner; }
     QComboBox* rulesBox() const { return m_rules; }
     BudgetControls* budgetControls() const { return m_budget; }
+    QCheckBox* inductorPassesBox() const { return m_inductorPasses; }
     /// How the plan compares with PyTorch's recorded decision, or why there is none.
     QLabel* referenceLabel() const { return m_reference; }
 
@@ -47,6 +48,8 @@ private:
     void applySettingsFromControls();
     void updateCompilerEnabled();
     void updateBudgetMode();
+    /// The reference note's link: the setting that compares like with like (ProvenanceRemedy).
+    void applyRemedy(const QString& link);
     bool budgetChosen() const;
 
     GraphDocument* m_document;
@@ -62,6 +65,7 @@ private:
     QLineEdit* m_filter;
     QCheckBox* m_differencesOnly;
     QCheckBox* m_offload;
+    QCheckBox* m_inductorPasses;
     QTabWidget* m_tabs;
     DecisionTableModel* m_models[3];
     DecisionFilterProxy* m_proxies[3];

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "window/command_line.h"
 
+#include "analysis/recording_rules.h"
 #include "budget/budget_planner.h"
 #include "model/qt_strings.h"
 #include "partition/partition_options.h"
@@ -53,6 +54,11 @@ bool parseGuiOptions(const QCoreApplication& app, GuiOptions& options, int& exit
         QCoreApplication::translate("main",
             "Run torch 2.x's activation-offloading pass: saved values tagged MUST_/PREFER_CPU_OFFLOAD go to "
             "the host."));
+    const QCommandLineOption inductorPasses(QStringLiteral("inductor-passes"),
+        QCoreApplication::translate("main",
+            "Replay Inductor's joint-graph passes before partitioning (torch-2.14 rules): on, off, or auto "
+            "(when the file's decision came after them)."),
+        QStringLiteral("auto|on|off"));
     const QCommandLineOption expand(QStringLiteral("expand"),
         QCoreApplication::translate("main", "Expand 'all' groups, or the group with this label."),
         QStringLiteral("all|label"));
@@ -122,9 +128,9 @@ bool parseGuiOptions(const QCoreApplication& app, GuiOptions& options, int& exit
     const QCommandLineOption tools(QStringLiteral("tools"),
         QCoreApplication::translate("main", "With --export-script: the folder holding apply_plan.py."),
         QStringLiteral("dir"));
-    parser.addOptions({screenshot, zoom, select, tag, tagDelay, restore, offload, expand, size, measure,
-        repeats, partitioner, rules, budget, solver, estimator, device, exportPlan, exportScript, exportImage,
-        plan, dock, compare, step, teach, traceGraph, tools});
+    parser.addOptions({screenshot, zoom, select, tag, tagDelay, restore, offload, inductorPasses, expand,
+        size, measure, repeats, partitioner, rules, budget, solver, estimator, device, exportPlan,
+        exportScript, exportImage, plan, dock, compare, step, teach, traceGraph, tools});
     if (!parser.parse(app.arguments())) {
         std::fprintf(stderr, "%s\n%s", qPrintable(parser.errorText()), qPrintable(parser.helpText()));
         exitCode = 2;
@@ -177,6 +183,10 @@ bool parseGuiOptions(const QCoreApplication& app, GuiOptions& options, int& exit
         return invalid(QStringLiteral("--partitioner must be min-cut, default or budget, not \"%1\"")
                            .arg(options.partitioner));
     options.rules = parser.value(rules);
+    options.inductorPasses = parser.value(inductorPasses);
+    if (!options.inductorPasses.isEmpty() && !parseJointPassReplay(options.inductorPasses.toStdString()))
+        return invalid(QStringLiteral("--inductor-passes must be auto, on or off, not \"%1\"")
+                           .arg(options.inductorPasses));
     if (!options.rules.isEmpty() && !parseRuleSet(options.rules.toStdString()))
         return invalid(QStringLiteral("--rules must be %1, not \"%2\"")
                            .arg(QString::fromStdString(std::string(ruleSetChoices())), options.rules));

@@ -31,6 +31,7 @@ struct GuiOptions {
     // Partitioner settings applied before the screenshot and the exports (not saved).
     QString partitioner; ///< "min-cut", "default" or "budget"; empty: as the project file says
     QString rules; ///< "torch-1.13" or "newest"; empty: unchanged
+    QString inductorPasses; ///< "on", "off" or "auto" (JointPassReplay); empty: unchanged
     std::optional<double> budget; ///< implies the budget partitioner
     QString solver; ///< dp, greedy, ilp, dp_knapsack_sliding_hirschberg
     QString estimator; ///< flops, testing, roofline (implied by device)

@@ -2,6 +2,7 @@
 #include "window/headless_session.h"
 #include "window/timing_math.h"
 
+#include "analysis/recording_rules.h"
 #include "canvas/graph_canvas.h"
 #include "canvas/graph_scene.h"
 #include "canvas/graph_view.h"
@@ -232,6 +233,10 @@ void HeadlessSession::applyPartitionerOptions()
     if (m_options.activationOffloading)
         doc->setActivationOffloading(true);
     doc->setPartitionSettings(kind, rules, doc->compiler(), budget);
+    // After the rules: the replay applies under torch-2.14's. "auto" keeps what the file says.
+    const auto replay = parseJointPassReplay(m_options.inductorPasses.toStdString());
+    if (replay && *replay != JointPassReplay::Auto)
+        doc->setInductorJointPasses(*replay == JointPassReplay::On);
 }
 
 void HeadlessSession::showPlanFile()
