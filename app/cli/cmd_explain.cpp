@@ -106,6 +106,8 @@ void printExplanation(const JointGraph& graph, const PlanRequest& request, const
     const Node& node = graph.node(w.node);
     out << graph.filePath() << ": node '" << node.name << "' (" << graph.opOf(w.node).target << "); "
         << describeRequest(request) << "\n";
+    if (const std::string& input = node.meta.source->inputName; !input.empty())
+        out << pad("input", kWidth) << input << " (the model's name)\n";
     out << pad("decision", kWidth) << decisionName(w.decision) << "\n";
     out << pad("reason", kWidth) << w.reason << "\n";
     printCut(graph, c, out);

@@ -187,6 +187,10 @@ std::string whatIfToJson(const JointGraph& graph, const WhatIf& f, const std::op
     w.StartObject();
     w.Key("node");
     string(w, graph.node(f.node).name);
+    if (const std::string& input = graph.node(f.node).meta.source->inputName; !input.empty()) {
+        w.Key("input_name"); // the model's name of a graph input, when the file says
+        string(w, input);
+    }
     w.Key("decision");
     string(w, decisionName(f.decision));
     w.Key("reason");

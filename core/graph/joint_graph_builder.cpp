@@ -122,6 +122,17 @@ JointGraph JointGraphBuilder::withProvenance(JointGraph graph, GraphSource sourc
     return graph;
 }
 
+JointGraph JointGraphBuilder::withInputNames(
+    JointGraph graph, const std::map<std::string, std::string>& names)
+{
+    for (const auto& [name, inputName] : names) {
+        const NodeId n = graph.find(name);
+        if (n != kNoNode && graph.m_nodes[static_cast<std::size_t>(n)].op == NodeOp::Placeholder)
+            graph.m_nodes[static_cast<std::size_t>(n)].meta.source.edit().inputName = inputName;
+    }
+    return graph;
+}
+
 RecordedPartition* JointGraphBuilder::recorded(const std::string& key)
 {
     const auto it = m_graph.m_recorded.find(key);

@@ -57,6 +57,9 @@ public:
     static JointGraph withProvenance(JointGraph graph, GraphSource source,
         std::map<std::string, RecordedPartition> recorded, std::string recordedTorchVersion,
         std::vector<int> staticLifetimeInputs);
+    /// The graph with its inputs' names in the model (SourceText::inputName), by node name; names of
+    /// nodes that are not placeholders are ignored.
+    static JointGraph withInputNames(JointGraph graph, const std::map<std::string, std::string>& names);
 
 private:
     void collectInputs(const Arg& arg, std::vector<NodeId>& inputs, std::vector<char>& seen) const;

@@ -36,6 +36,9 @@ using OpId = std::uint32_t;
 struct SourceText {
     std::vector<std::string> nnModuleStack;
     std::string stackTrace;
+    /// A graph input's name in the model, when its file says: a parameter or buffer by its
+    /// qualified name ("transformer.h.0.attn.c_attn.weight"), or the forward's argument ("ids").
+    std::string inputName;
 };
 
 struct NodeMeta {

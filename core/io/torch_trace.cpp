@@ -5,6 +5,7 @@
 #include "graph/joint_graph_builder.h"
 #include "io/printed_graph_reader.h"
 #include "io/torch_trace_reference.h"
+#include "io/traced_input_names.h"
 
 #include <simdjson.h>
 
@@ -289,8 +290,10 @@ JointGraph loadTracedGraph(
     source.partitionedInsideCompile = true; // TORCH_TRACE and TORCH_LOGS log what torch.compile traced
     // The log names no version before its first compilation_metrics; 2.x logs are the only TORCH_TRACE.
     const std::string version = found.log->torchVersion.empty() ? "2.x" : found.log->torchVersion;
-    return JointGraphBuilder::withProvenance(
-        std::move(joint), std::move(source), std::move(recorded), version, staticInputIndices(compile, file));
+    return JointGraphBuilder::withInputNames(
+        JointGraphBuilder::withProvenance(std::move(joint), std::move(source), std::move(recorded), version,
+            staticInputIndices(compile, file)),
+        tracedInputNames(compile));
 }
 
 std::optional<MinCutInformation> tracedMinCutInformation(const std::string& path, const std::string& id)

@@ -88,6 +88,8 @@ std::optional<TraceArtifact>* slotFor(
         return &compile.backward;
     if (key == "aot_inference_graph")
         return &compile.inference;
+    if (key == "dynamo_output_graph")
+        return &compile.dynamoGraph;
     if (key == "artifact") {
         std::string_view name;
         if (record["artifact"]["name"].get(name))
@@ -106,7 +108,7 @@ bool isWanted(std::string_view key)
 {
     return key == "aot_joint_graph" || key == "aot_forward_graph" || key == "aot_backward_graph"
         || key == "aot_inference_graph" || key == "artifact" || key == "chromium_event"
-        || key == "create_symbol";
+        || key == "create_symbol" || key == "dynamo_output_graph" || key == "describe_source";
 }
 
 constexpr std::string_view kJointPassPrefix = "\"name\": \"pass.joint_graph_passes.";
@@ -199,6 +201,7 @@ TraceLogFile readTraceLog(const std::string& text, const std::string& fileName)
     // chromium_event records, by compile id: each pass is logged as it begins and as it ends.
     std::vector<std::pair<std::string, std::optional<TraceArtifact>>> events;
     std::map<std::string, printed::SymbolHints> hints; // create_symbol records, by compile id
+    std::map<std::string, std::vector<std::string>> sources; // describe_source records, by compile id
     const auto missingPayload = [&] {
         if (declaredPayloadLine)
             throw Error(fileName + ":" + std::to_string(declaredPayloadLine)
@@ -250,6 +253,12 @@ TraceLogFile readTraceLog(const std::string& text, const std::string& fileName)
             addSymbolHint(record, hints[id]);
             continue;
         }
+        if (key == "describe_source") {
+            std::string_view source;
+            if (!record["describe_source"]["source"].get(source))
+                sources[id].emplace_back(source);
+            continue;
+        }
         if (key == "chromium_event") {
             events.emplace_back(id, TraceArtifact {number, {}});
             open = &events.back().second;
@@ -289,6 +298,8 @@ TraceLogFile readTraceLog(const std::string& text, const std::string& fileName)
     for (TracedCompile& compile : log.compiles) {
         if (const auto it = hints.find(compile.id); it != hints.end())
             compile.symbolHints = std::move(it->second);
+        if (const auto it = sources.find(compile.id); it != sources.end())
+            compile.inputSources = std::move(it->second);
     }
     // Keep compilations that left an AOT graph; config-only entries say nothing on their own.
     std::erase_if(log.compiles,

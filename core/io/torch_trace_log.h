@@ -41,6 +41,11 @@ struct TracedCompile {
     std::vector<std::string> jointGraphPasses;
     /// Dynamic shapes: each backed symbol's example value, from the create_symbol records.
     printed::SymbolHints symbolHints;
+    /// The graph Dynamo handed to AOTAutograd (dynamo_output_graph): its inputs' names, in order.
+    std::optional<TraceArtifact> dynamoGraph;
+    /// Where Dynamo found each input tensor, as its describe_source records say
+    /// ("L['self']._modules['lm']._parameters['weight']"), in order of appearance.
+    std::vector<std::string> inputSources;
 };
 
 /// One log file (one process or rank) of a TORCH_TRACE folder.

@@ -11,6 +11,7 @@
 #include "io/printed_source.h"
 #include "io/torch_logs_capture.h"
 #include "io/torch_trace.h"
+#include "io/traced_input_names.h"
 #include "partition/partitioner.h"
 #include "partition/rng_states.h"
 
@@ -119,6 +120,8 @@ private slots:
     void aGraphRewrittenAfterLoggingOpensWithoutTheDecision();
     void aPlaceholderWhoseSymbolWasReplacedIsExplained();
     void inductorsPassesAreRecorded();
+    void inputsAreNamedAsInTheModel();
+    void sourcesReadAsModelNames();
     void recomputedRandomOpsSaveRngStates();
     void idWithoutAttempt();
     void defaultGraphIsTheOnlyJointGraph();
@@ -698,6 +701,50 @@ void TestTorchTrace::badIdsAndDamagedLogs()
     QVERIFY(g.recorded().empty());
     const QString why = QString::fromStdString(g.source().unmatchedDecision);
     QVERIFY2(why.startsWith(QString::fromStdString(path) + message), qPrintable(why));
+}
+
+/// The joint graph's primals get the model's names: its record says which of Dynamo's inputs each
+/// is (PlainAOTInput(idx=k)), dynamo_output_graph names those inputs, and describe_source says
+/// where Dynamo found them (real GPT-2 and nanoGPT logs of PyTorch 2.14).
+void TestTorchTrace::inputsAreNamedAsInTheModel()
+{
+    const JointGraph gpt2 = trace::loadTracedGraph(logFile("inductor_gpt2.log"), "0/0");
+    const auto inputName = [](const JointGraph& g, const char* primal) {
+        return g.node(g.find(primal)).meta.source->inputName;
+    };
+    QCOMPARE(inputName(gpt2, "primals_1"), std::string("ids"));
+    QCOMPARE(inputName(gpt2, "primals_2"), std::string("lm.transformer.wte.weight"));
+    QCOMPARE(inputName(gpt2, "primals_7"), std::string("lm.transformer.h.0.attn.c_attn.weight"));
+    QCOMPARE(inputName(gpt2, "primals_29"), std::string("lm.transformer.ln_f.bias"));
+    int named = 0;
+    for (std::size_t i = 0; i < gpt2.size(); ++i)
+        named += !gpt2.node(static_cast<NodeId>(i)).meta.source->inputName.empty();
+    QCOMPARE(named, 29); // every primal; tangents have no name in the model
+    // The order of Dynamo's inputs is not the module's: nanoGPT's embedding weight comes first.
+    const JointGraph nano = trace::loadTracedGraph(logFile("inductor_nanogpt.log"), "0/0");
+    QCOMPARE(inputName(nano, "primals_1"), std::string("wte.weight"));
+    QCOMPARE(inputName(nano, "primals_2"), std::string("ids"));
+    // A TORCH_LOGS capture holds no describe_source records: no names.
+    const JointGraph capture
+        = loadGraphFile(REMAT_TEST_DATA_DIR "/printed/torch_logs/inductor_gpt2.log", "0/0");
+    QVERIFY(capture.node(capture.find("primals_2")).meta.source->inputName.empty());
+}
+
+void TestTorchTrace::sourcesReadAsModelNames()
+{
+    using trace::modelNameOfSource;
+    QCOMPARE(modelNameOfSource("L['self']._modules['h']._modules['0']._parameters['weight']"),
+        std::string("h.0.weight"));
+    QCOMPARE(modelNameOfSource("L['self']._modules['bn']._buffers['running_mean']"),
+        std::string("bn.running_mean"));
+    QCOMPARE(modelNameOfSource("L['ids']"), std::string("ids"));
+    QCOMPARE(modelNameOfSource("L['kwargs']['input_ids']"), std::string("kwargs.input_ids"));
+    QCOMPARE(modelNameOfSource("L['args'][0]"), std::string("args.0"));
+    QCOMPARE(modelNameOfSource("G['model'].layer.weight"), std::string("model.layer.weight"));
+    QVERIFY(modelNameOfSource("L['x'].size()[0]").empty());
+    QVERIFY(modelNameOfSource("L['x").empty());
+    QVERIFY(modelNameOfSource("[]").empty());
+    QVERIFY(modelNameOfSource("").empty());
 }
 
 QTEST_GUILESS_MAIN(TestTorchTrace)

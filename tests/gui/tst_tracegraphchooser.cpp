@@ -11,10 +11,12 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QSignalSpy>
 #include <QTest>
 #include <QTimer>
+#include <QTreeView>
 
 using namespace remat;
 using namespace remat::ui;
@@ -312,6 +314,27 @@ private Q_SLOTS:
         const NodeId primals1 = w.document()->graph()->graph.find("primals_1");
         QVERIFY(!decisionReason(*w.document()->graph(), w.document()->outcome().get(), primals1)
                      .contains(QStringLiteral("print as Sym")));
+    }
+
+    /// A log's inputs show their names in the model (parameters by qualified name) where a graph input
+    /// said only "placeholder": on the canvas, in the tables, in the filter and the inspector.
+    void inputsShowTheirNamesInTheModel()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        QVERIFY(openAndWait(w, logPath("inductor_gpt2.log")));
+        const LoadedGraphPtr graph = w.document()->graph();
+        const NodeId weight = graph->graph.find("primals_7");
+        QCOMPARE(graph->label(weight).op, QStringLiteral("lm.transformer.h.0.attn.c_attn.weight"));
+        QCOMPARE(graph->label(graph->graph.find("tangents_1")).op, QStringLiteral("placeholder"));
+        // The saved table's filter finds the weight by its name.
+        w.partitionPanel()->findChild<QLineEdit*>()->setText(QStringLiteral("c_attn.weight"));
+        QAbstractItemModel* saved = w.partitionPanel()->savedTable()->model();
+        QStringList rows;
+        for (int r = 0; r < saved->rowCount(); ++r)
+            rows << saved->index(r, DecisionTableModel::NameColumn).data().toString();
+        rows.sort();
+        QCOMPARE(rows, QStringList({QStringLiteral("primals_19"), QStringLiteral("primals_7")}));
     }
 
     /// Dropouts recomputed in checkpoint regions: the panel counts the RNG states the forward saves

@@ -99,7 +99,9 @@ QString opLabel(const JointGraph& graph, NodeId n)
     const Node& node = graph.node(n);
     switch (node.op) {
     case NodeOp::Placeholder:
-        return QStringLiteral("placeholder");
+        // What the input is in the model says more than "placeholder", when the file names it.
+        return node.meta.source->inputName.empty() ? QStringLiteral("placeholder")
+                                                   : QString::fromStdString(node.meta.source->inputName);
     case NodeOp::Output:
         return QStringLiteral("output");
     default:

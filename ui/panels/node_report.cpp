@@ -135,6 +135,9 @@ QString nodeReport(const CanvasState& state, NodeId n)
     QStringList where;
     if (const int leaf = g.groups.leafGroup(n); leaf >= 0)
         where << QObject::tr("group %1").arg(g.groups.group(leaf).label.toHtmlEscaped());
+    if (!node.meta.source->inputName.empty())
+        where << QObject::tr("model input <code>%1</code>")
+                     .arg(QString::fromStdString(node.meta.source->inputName).toHtmlEscaped());
     if (!node.meta.source->nnModuleStack.empty())
         where << QObject::tr("module %1")
                      .arg(QString::fromStdString(node.meta.source->nnModuleStack.back()).toHtmlEscaped());
