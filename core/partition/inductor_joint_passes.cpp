@@ -469,6 +469,8 @@ std::vector<char> foldJointPassRemovals(const WorkGraph& graph, const std::vecto
         notes.push_back("Inductor's joint-graph passes, replayed: " + std::to_string(count)
             + (count == 1 ? " no-op removed" : " no-ops removed") + " before partitioning (" + named
             + (count > 6 ? ", ..." : "") + ")");
+    else if (!removals.empty()) // they ran (one entry per node) and found nothing: say so, as asked
+        notes.push_back("Inductor's joint-graph passes, replayed: no no-op to remove");
     return removed;
 }
 

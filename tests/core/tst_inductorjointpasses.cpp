@@ -217,6 +217,17 @@ private slots:
         QCOMPARE(parseJointPassReplay("off"), std::optional(JointPassReplay::Off));
         QCOMPARE(parseJointPassReplay("auto"), std::optional(JointPassReplay::Auto));
         QVERIFY(!parseJointPassReplay("yes"));
+        // Turned on where they find nothing, the plan says they ran; off, it says nothing of them.
+        PartitionOptions options;
+        options.rules = RuleSet::Torch214;
+        options.config.inductorJointPasses = true;
+        const PartitionResult replayed = partitionGraph(eager, options);
+        QVERIFY(std::find(replayed.notes.begin(), replayed.notes.end(),
+                    "Inductor's joint-graph passes, replayed: no no-op to remove")
+            != replayed.notes.end());
+        options.config.inductorJointPasses = false;
+        for (const std::string& note : partitionGraph(eager, options).notes)
+            QVERIFY2(note.find("Inductor") == std::string::npos, note.c_str());
     }
 
     /// Under an activation memory budget, 2.14's knapsack also chose among the nodes left after the
