@@ -280,7 +280,8 @@ TraceLogFile readTraceLog(const std::string& text, const std::string& fileName)
         }
         *slot = TraceArtifact {number, {}};
         open = slot;
-        if (!record["has_payload"].error())
+        // Dynamo's graph only names inputs: a log cut short after it still opens what it holds.
+        if (!record["has_payload"].error() && key != "dynamo_output_graph")
             declaredPayloadLine = number;
     }
     missingPayload();

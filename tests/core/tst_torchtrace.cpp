@@ -122,6 +122,7 @@ private slots:
     void inductorsPassesAreRecorded();
     void inputsAreNamedAsInTheModel();
     void sourcesReadAsModelNames();
+    void aLogCutAfterDynamosGraphOpensWhatItHolds();
     void recomputedRandomOpsSaveRngStates();
     void idWithoutAttempt();
     void defaultGraphIsTheOnlyJointGraph();
@@ -745,6 +746,21 @@ void TestTorchTrace::sourcesReadAsModelNames()
     QVERIFY(modelNameOfSource("L['x").empty());
     QVERIFY(modelNameOfSource("[]").empty());
     QVERIFY(modelNameOfSource("").empty());
+}
+
+/// A log cut short right after a compilation's dynamo_output_graph record (whose payload only names
+/// inputs) still opens the compilations before it, as it did before that record was read.
+void TestTorchTrace::aLogCutAfterDynamosGraphOpensWhatItHolds()
+{
+    const std::string log = readFileText(logFile("graph_break.log"));
+    const auto second = log.find("{\"dynamo_output_graph\"", log.find("{\"dynamo_output_graph\"") + 1);
+    QVERIFY(second != std::string::npos);
+    const std::string cut = log.substr(0, log.find('\n', second) + 1);
+    const std::vector<trace::TraceLogFile> logs {trace::readTraceLog(cut, "cut.log")};
+    const trace::TraceListing listing = trace::listTraceLogs(logs, "cut.log");
+    QCOMPARE(listing.graphs.size(), std::size_t(1));
+    QCOMPARE(listing.graphs.front().id, std::string("0/0_1"));
+    QCOMPARE(trace::loadTracedGraph(logs, "cut.log", "0/0_1").size(), std::size_t(17));
 }
 
 QTEST_GUILESS_MAIN(TestTorchTrace)

@@ -307,6 +307,26 @@ private Q_SLOTS:
         QVERIFY(readFile(options.exportImage).contains("<svg"));
     }
 
+    /// --inductor-passes on, headless: a capture of Inductor (which does not say its backend) is
+    /// partitioned after the passes, and the exported plan says it was made with them.
+    void headlessInductorPassesOn()
+    {
+        QTemporaryDir dir;
+        GuiOptions options;
+        options.graph = QStringLiteral(REMAT_TEST_DATA_DIR "/printed/torch_logs/inductor_gpt2.log");
+        options.inductorPasses = QStringLiteral("on");
+        options.exportPlan = dir.filePath(QStringLiteral("capture.plan.json"));
+        MainWindow w;
+        w.setInteractive(false);
+        HeadlessSession session(&w, options);
+        QSignalSpy finished(&session, &HeadlessSession::finished);
+        session.start();
+        QVERIFY(finished.wait(kTimeoutMs));
+        QCOMPARE(finished.first().first().toInt(), 0);
+        QVERIFY(w.document()->inductorJointPasses());
+        QVERIFY(readFile(options.exportPlan).contains("\"inductor_joint_passes\": true"));
+    }
+
     /// --export-script alone puts the plan beside the script: an existing file there is the
     /// user's and is not replaced (it was, silently); naming it with --export-plan replaces it.
     void headlessScriptKeepsAPlanFileItWasNotGiven()
