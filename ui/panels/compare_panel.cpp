@@ -124,6 +124,7 @@ void ComparePanel::onCompared(const PlanPairPtr& pair)
         for (NodeId n : nodes) {
             auto* item = new ValueSortedItem(m_table, 2);
             item->setText(0, graph->label(n).name);
+            item->setToolTip(0, graph->label(n).op); // an input's name in the model, else its op
             item->setData(0, Qt::UserRole, n);
             item->setText(1, side);
             item->setText(2, formatBytes(graph->bytesOf(n)));

@@ -168,6 +168,7 @@ void TimelinePanel::onLiveAt(int step, const std::vector<LiveTensor>& tensors)
     for (const LiveTensor& t : tensors) {
         auto* item = new ValueSortedItem(m_live, 1);
         item->setText(0, graph->label(t.owner).name);
+        item->setToolTip(0, graph->label(t.owner).op); // an input's name in the model, else its op
         item->setData(0, Qt::UserRole, t.owner);
         item->setText(1, formatBytes(t.bytes));
         item->setData(1, Qt::UserRole, static_cast<qlonglong>(t.bytes));
