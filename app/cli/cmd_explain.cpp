@@ -69,7 +69,8 @@ void printWhatIf(const JointGraph& graph, const WhatIf& w, std::ostream& out)
         if (w.decision == NodeDecision::Banned)
             out << pad("what if", kWidth) << "cannot flip: not even a MUST_RECOMPUTE tag lifts this ban\n";
         else
-            out << pad("what if", kWidth) << "cannot flip: a " << decisionName(w.decision)
+            out << pad("what if", kWidth) << "cannot flip: "
+                << (w.decision == NodeDecision::Input ? "an " : "a ") << decisionName(w.decision)
                 << " node takes no tag that changes it\n";
         return;
     }

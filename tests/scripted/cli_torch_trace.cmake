@@ -64,7 +64,7 @@ remat_cli_test(inductor_passes_on_under_torch113_rules CODE 2
   STDERR "--inductor-passes on replays torch 2.x's Inductor, which the torch-1.13 rules do not have: use --rules torch-2.14")
 # A log's inputs keep their names in the model (PlainAOTInput, dynamo_output_graph, describe_source).
 remat_cli_test(trace_explain_input_name CODE 0 ARGS explain ${REMAT_TRACE}/inductor_gpt2.log primals_7
-  STDOUT "\ninput +lm.transformer.h.0.attn.c_attn.weight \\(the model's name\\)\ndecision +input\n")
+  STDOUT "\ninput +lm.transformer.h.0.attn.c_attn.weight \\(the model's name\\)\ndecision +input\n.*what if +cannot flip: an input node takes no tag")
 remat_cli_test(capture_gpt2_rng_states CODE 0 ARGS partition ${REMAT_CAPTURES}/gpt2_checkpointing.log --graph 3/0
   STDOUT "gpt2_checkpointing.log: 416 nodes; min-cut, torch-2.14 rules\n.*RNG states +6, .*PyTorch +2.x recorded 34 saved values and 6 RNG states: identical\n$")
 remat_cli_test(print_graph_id CODE 1 ONE_LINE_ERROR ARGS partition ${REMAT_TEST_DATA_DIR}/printed/mlp_relu.torch113.txt --graph 0/0
