@@ -5,6 +5,21 @@
 #include "graph/checkpoint_policy.h"
 
 namespace remat::cli {
+namespace {
+
+/// --inductor-passes auto|on|off (default auto). Throws UsageError for another word.
+JointPassReplay jointPassReplayFrom(const Arguments& args)
+{
+    const auto text = args.value("--inductor-passes");
+    if (!text)
+        return JointPassReplay::Auto;
+    const auto replay = parseJointPassReplay(*text);
+    if (!replay)
+        throw UsageError {"--inductor-passes must be auto, on or off, not \"" + *text + "\""};
+    return *replay;
+}
+
+} // namespace
 
 const std::set<std::string>& partitionOptionNames()
 {
@@ -56,17 +71,6 @@ void applyRulesOfRecording(PartitionOptions& options, const Arguments& args, con
     if (!args.value("--rules") && !args.value("--compiler"))
         options.rules = rulesOfRecording(graph);
     options.config.inductorJointPasses = inductorJointPassesFrom(args, options.rules, graph);
-}
-
-JointPassReplay jointPassReplayFrom(const Arguments& args)
-{
-    const auto text = args.value("--inductor-passes");
-    if (!text)
-        return JointPassReplay::Auto;
-    const auto replay = parseJointPassReplay(*text);
-    if (!replay)
-        throw UsageError {"--inductor-passes must be auto, on or off, not \"" + *text + "\""};
-    return *replay;
 }
 
 bool inductorJointPassesFrom(const Arguments& args, RuleSet rules, const JointGraph& graph)

@@ -29,8 +29,6 @@ PartitionOptions partitionOptionsFrom(const Arguments& args);
 /// inductorJointPassesFrom).
 void applyRulesOfRecording(PartitionOptions& options, const Arguments& args, const JointGraph& graph);
 
-/// --inductor-passes auto|on|off (default auto). Throws UsageError for another word.
-JointPassReplay jointPassReplayFrom(const Arguments& args);
 /// config.inductorJointPasses under `rules`: auto replays them when the recorded decisions came after
 /// them (decidedAfterInductorJointPasses). Throws UsageError for "on" under torch-1.13.
 bool inductorJointPassesFrom(const Arguments& args, RuleSet rules, const JointGraph& graph);

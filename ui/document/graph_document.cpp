@@ -272,12 +272,6 @@ void GraphDocument::setActivationOffloading(bool enabled)
     scheduleSave();
 }
 
-bool GraphDocument::inductorJointPassesApply() const
-{
-    // A budget runs the torch-2.14 rules whatever m_rules says.
-    return m_rules == RuleSet::Newest || m_budgetMode;
-}
-
 bool GraphDocument::inductorJointPasses() const
 {
     if (!m_graph)
@@ -285,8 +279,9 @@ bool GraphDocument::inductorJointPasses() const
     const JointPassReplay replay = !m_inductorJointPasses ? JointPassReplay::Auto
         : *m_inductorJointPasses                          ? JointPassReplay::On
                                                           : JointPassReplay::Off;
-    return replaysInductorJointPasses(
-        replay, inductorJointPassesApply() ? RuleSet::Newest : RuleSet::Torch113, m_graph->graph);
+    // A budget runs the torch-2.14 rules whatever m_rules says.
+    const RuleSet rules = m_budgetMode ? RuleSet::Newest : m_rules;
+    return replaysInductorJointPasses(replay, rules, m_graph->graph);
 }
 
 void GraphDocument::setInductorJointPasses(bool enabled)

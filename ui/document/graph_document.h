@@ -60,8 +60,6 @@ public:
     /// Inductor's joint-graph passes are replayed before partitioning: as the user chose, else when
     /// the file's decision came after them. Only under the torch-2.14 rules (a budget's included).
     bool inductorJointPasses() const;
-    /// The replay can apply: the rules in force are torch-2.14's.
-    bool inductorJointPassesApply() const;
     void setInductorJointPasses(bool enabled);
     void setPartitionSettings(
         PartitionerKind partitioner, RuleSet rules, OpListCompiler compiler, bool budgetMode = false);
