@@ -34,6 +34,8 @@ import torch
 import torch.fx as fx
 import torch.utils._pytree as pytree
 
+import joint_input_names
+
 TORCH_VERSION = torch.__version__
 IS_TORCH_1 = TORCH_VERSION.startswith("1.")
 
@@ -405,7 +407,8 @@ def _capture_113(model_or_fn, inputs, decompositions=None, fake_tensors=False):
         if n.op == "placeholder":
             n.meta["partitioner_tag"] = "is_backward" if "tangents" in n.target else "is_forward"
     static = _static_indices(model_or_fn, pytree.tree_flatten(inputs)[0]) if is_module else None
-    return {"joint": joint, "joint_inputs": box["joint_inputs"], "values": box["values"],
+    names = joint_input_names.names_by_position(model_or_fn, inputs, joint, box["values"])
+    return {"joint": joint, "input_names": names, "joint_inputs": box["joint_inputs"], "values": box["values"],
             "num_fwd_outputs": joint._out_spec.children_specs[0].num_leaves,
             "static_lifetime_input_indices": static, "partition_kwargs": {},
             "producer": f"torch {TORCH_VERSION} {'aot_module' if is_module else 'aot_function'}"}
@@ -444,8 +447,13 @@ def _capture_2x(model_or_fn, inputs, decompositions=None, fake_tensors=True, dyn
         box["tracing_context"] = TracingContext.try_get()
         raise _Captured()   # no partitioner here: default_partition raises on some SAC policies
 
-    backend = aot_autograd(fw_compiler=nop, bw_compiler=nop, partition_fn=partition_fn,
-                           decompositions=decompositions)
+    aot_backend = aot_autograd(fw_compiler=nop, bw_compiler=nop, partition_fn=partition_fn,
+                               decompositions=decompositions)
+
+    def backend(gm, example_inputs):
+        box["dynamo_inputs"] = list(example_inputs)   # the model's own tensors: named by identity
+        return aot_backend(gm, example_inputs)
+
     torch._dynamo.reset()
     compiled = torch.compile(model_or_fn, backend=backend, dynamic=dynamic, fullgraph=True)
     try:
@@ -461,7 +469,8 @@ def _capture_2x(model_or_fn, inputs, decompositions=None, fake_tensors=True, dyn
     values = {n.name: _value_meta(n.meta["val"]) for n in joint.graph.nodes
               if isinstance(n.meta.get("val"), (torch.Tensor, list, tuple) + _SYM_TYPES)}
     _add_symbols(joint.graph, values)
-    return {"joint": joint, "joint_inputs": box["joint_inputs"], "values": values,
+    names = joint_input_names.names_by_identity(model_or_fn, inputs, box.get("dynamo_inputs"), joint, values)
+    return {"joint": joint, "input_names": names, "joint_inputs": box["joint_inputs"], "values": values,
             "num_fwd_outputs": kwargs["num_fwd_outputs"],
             "static_lifetime_input_indices": kwargs.get("static_lifetime_input_indices"),
             "partition_kwargs": kwargs, "tracing_context": box["tracing_context"],
@@ -834,6 +843,8 @@ def build_document(cap, name, description="", reference=True, recipe=None):
         doc["reference"], doc["extra"] = compute_reference(cap, nodes)
     else:
         doc["extra"] = {}
+    if cap.get("input_names"):
+        doc["extra"]["input_names"] = cap["input_names"]   # {"primals_1": "fc1.weight", ...}
     if IS_TORCH_1:
         present = sorted({k for n in nodes for k in n["meta"] if k in TAG_KEYS})
         doc["extra"]["emulated_meta"] = present   # these keys come from our 1.13 emulation

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <set>
 
 namespace remat {
@@ -180,6 +181,20 @@ private:
             throw Error("missing \"nodes\" list");
         if (!m_sawNumFwdOutputs && !m_forward)
             throw Error("missing \"num_fwd_outputs\" (required for a joint graph)");
+        JointGraph graph = finishRecorded();
+        if (m_inputNames.empty())
+            return graph;
+        for (const auto& [name, inputName] : m_inputNames) {
+            const NodeId n = graph.find(name);
+            if (n == kNoNode || graph.node(n).op != NodeOp::Placeholder)
+                throw Error(
+                    "\"extra.input_names\": '" + name + "' is not an input (a placeholder) of the graph");
+        }
+        return JointGraphBuilder::withInputNames(std::move(graph), m_inputNames);
+    }
+
+    JointGraph finishRecorded()
+    {
         if (m_details) {
             if (RecordedPartition* minCut = m_builder.recorded("min_cut")) {
                 minCut->cutValue = m_details->cutValue;
@@ -307,6 +322,10 @@ private:
     {
         for (const auto field : obj) {
             const value v = field.value;
+            if (field.key == "input_names") {
+                readInputNames(v);
+                continue;
+            }
             if (v.type() != element_type::OBJECT)
                 continue;
             if (field.key == "min_cut_inductor") {
@@ -318,8 +337,26 @@ private:
         }
     }
 
+    /// extra.input_names: what the model calls each input ({"primals_1": "fc1.weight"}), written
+    /// by our exporter; checked against the nodes once they are all read.
+    void readInputNames(value v)
+    {
+        const char* const what = "\"extra.input_names\" must map input nodes to their names in the model, "
+                                 "such as {\"primals_1\": \"fc1.weight\"}";
+        if (v.type() != element_type::OBJECT)
+            throw Error(what);
+        for (const auto field : object(v)) {
+            const std::string name(field.key);
+            if (field.value.type() != element_type::STRING || field.value.get_string().value_unsafe().empty())
+                throw Error("\"extra.input_names\": the name of '" + name + "' must be a non-empty string");
+            if (!m_inputNames.emplace(name, field.value.get_string().value_unsafe()).second)
+                throw Error("\"extra.input_names\": '" + name + "' is named twice");
+        }
+    }
+
     JointGraphBuilder& m_builder;
     NodeJsonReader m_nodes;
+    std::map<std::string, std::string> m_inputNames;
     RecordedDetail m_detail;
     std::optional<MinCutDetails> m_details;
     NodeId m_nextId = 0;

@@ -100,6 +100,24 @@ private slots:
         QCOMPARE(g.recordedPartition("min_cut")->savedValues, std::vector<std::string> {"cos"});
     }
 
+    void readsTheInputsNamesInTheModel()
+    {
+        // extra.input_names, as our exporter writes it: the inputs show what the model calls them.
+        const JointGraph g = readJointGraphText(
+            valid("\"reference\":",
+                "\"extra\":{\"input_names\":{\"primals_1\":\"fc1.weight\",\"primals_2\":\"x\"}},"
+                "\"reference\":")
+                .toStdString(),
+            "tiny.json");
+        QCOMPARE(g.node(g.find("primals_1")).meta.source->inputName, std::string("fc1.weight"));
+        QCOMPARE(g.node(g.find("primals_2")).meta.source->inputName, std::string("x"));
+        QVERIFY(g.node(g.find("tangents_1")).meta.source->inputName.empty());
+        // A sample made by samples/make_samples.py.
+        const JointGraph mlp = readJointGraphFile(REMAT_SOURCE_DIR "/samples/mlp.json");
+        QCOMPARE(mlp.node(mlp.find("primals_1")).meta.source->inputName, std::string("net.0.weight"));
+        QCOMPARE(mlp.node(mlp.find("primals_7")).meta.source->inputName, std::string("x"));
+    }
+
     void freesTheTextItWasGiven()
     {
         // Given away, the text is freed once parsed (the nodes reuse its memory), whether or not

@@ -167,6 +167,50 @@ class TagEmulation(unittest.TestCase):
             self.export(fn, torch.randn(3, requires_grad=True))
 
 
+class InputNames(unittest.TestCase):
+    """extra.input_names: each primal's name in the model, in aot_module's order (parameters, buffers,
+    then the flattened inputs, a tensor used twice once), and none at all when they cannot be matched."""
+
+    class Shared(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.bn, self.lin = torch.nn.BatchNorm1d(4), torch.nn.Linear(4, 4)
+            self.again = self.lin   # the same parameters under a second name
+
+        def forward(self, x, pair):
+            return self.again(self.bn(self.lin(x))) + pair[0] * pair[1]
+
+    def export(self, model, *inputs):
+        with tempfile.TemporaryDirectory() as d:
+            return ejg.export_joint_graph(model, inputs, os.path.join(d, "g.json"), reference=False)
+
+    def test_parameters_buffers_then_inputs(self):
+        x = torch.randn(8, 4)
+        doc = self.export(self.Shared(), x, (torch.randn(4), x))
+        self.assertEqual(list(doc["extra"]["input_names"].items()), [
+            ("primals_1", "bn.weight"), ("primals_2", "bn.bias"), ("primals_3", "lin.weight"),
+            ("primals_4", "lin.bias"), ("primals_5", "bn.running_mean"), ("primals_6", "bn.running_var"),
+            ("primals_7", "bn.num_batches_tracked"), ("primals_8", "x"), ("primals_9", "pair[0]")])
+        shapes = {n["name"]: n["val"]["shape"] for n in doc["nodes"] if n["op"] == "placeholder"}
+        self.assertEqual(shapes["primals_3"], [4, 4])
+        self.assertEqual(shapes["primals_9"], [4])
+
+    def test_function_arguments(self):
+        def step(a, *rest):
+            return (a * rest[0]).sin().sum()
+        doc = self.export(step, torch.randn(3, requires_grad=True), torch.randn(3, requires_grad=True))
+        self.assertEqual(doc["extra"]["input_names"], {"primals_1": "a", "primals_2": "rest[0]"})
+
+    def test_shapes_that_disagree_give_no_names(self):
+        import joint_input_names
+        model, x = self.Shared(), torch.randn(8, 4)
+        cap = ejg.capture_joint_graph(model, (x, (torch.randn(4), x)))
+        self.assertIsNotNone(joint_input_names.names_by_position(model, (x, (torch.randn(4), x)), cap["joint"], cap["values"]))
+        other = (torch.randn(8, 4), (torch.randn(5), torch.randn(8, 4)))   # one more input, another shape
+        self.assertIsNone(joint_input_names.names_by_position(model, other, cap["joint"], cap["values"]))
+        self.assertIsNone(joint_input_names.names_by_position(torch.nn.Linear(4, 4), (x,), cap["joint"], cap["values"]))
+
+
 class CommandLine(unittest.TestCase):
     def test_export_from_a_file(self):
         with tempfile.TemporaryDirectory() as d:

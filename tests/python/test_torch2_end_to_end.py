@@ -109,6 +109,15 @@ def main():
     check(pytorch.get("saved_rng_states", 0) > 0, "PyTorch's min-cut recomputes the regions' dropout "
           "(RNG states saved), the case that needed a TracingContext", f"{pytorch.get('saved_rng_states', 0)} states")
 
+    names = doc.get("extra", {}).get("input_names", {})
+    want = {"blocks.0.ln.weight", "blocks.0.fc1.weight", "blocks.1.fc2.bias", "head.weight", "x"}
+    check(want <= set(names.values()) and len(names) == 15, "the export names every input as the model does "
+          "(Dynamo's order, matched by identity)", f"{len(names)} names, e.g. {sorted(names.items())[:3]}")
+    explained = cli("explain", graph, next(p for p, n in names.items() if n == "head.weight") if names else "primals_1",
+                    "--json", what="remat-explorer explain an input")
+    if explained is not None:
+        check(json.loads(explained).get("input_name") == "head.weight", "remat-explorer shows the input's name")
+
     plans = {}
     if cli("partition", graph, "--rules", "torch-2.14", "-o", os.path.join(tmp, "min_cut.json"),
            what="remat-explorer partition (PyTorch's setting)") is not None:

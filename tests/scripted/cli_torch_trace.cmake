@@ -53,10 +53,10 @@ remat_cli_test(capture_inductor_passes_on CODE 0 ARGS partition ${REMAT_CAPTURES
   STDOUT "note +Inductor's joint-graph passes, replayed: 17 no-ops removed.*PyTorch +2.x recorded 46 saved values: identical\n$")
 # An Inductor log with the replay turned off: the note says it is off, and how to turn it on.
 remat_cli_test(trace_inductor_passes_off CODE 0 ARGS partition ${REMAT_TRACE}/inductor_gpt2.log --inductor-passes off
-  STDOUT "3 only PyTorch's \\(primals_1, getitem_5, getitem_14\\)\n.*and their replay is off here: replay those that remove no-ops .* to compare like with like \\(--inductor-passes on\\)\n$")
+  STDOUT "3 only PyTorch's \\(primals_1 = ids, getitem_5, getitem_14\\)\n.*and their replay is off here: replay those that remove no-ops .* to compare like with like \\(--inductor-passes on\\)\n$")
 remat_cli_test(trace_budget_inductor_passes_off CODE 0
   ARGS budget ${REMAT_TRACE}/inductor_budget.log --budget 0.5 --inductor-passes off
-  STDOUT "2 only ours \\(view, addmm_1\\), 2 only PyTorch's \\(primals_1, primals_8\\)\n.*their replay is off here")
+  STDOUT "2 only ours \\(view, addmm_1\\), 2 only PyTorch's \\(primals_1 = ids, primals_8 = lm.transformer.h.0.attn.c_proj.bias\\)\n.*their replay is off here")
 remat_cli_test(inductor_passes_bad_word CODE 2 ARGS partition ${REMAT_CAPTURES}/inductor_gpt2.log --inductor-passes maybe
   STDERR "--inductor-passes must be auto, on or off, not \"maybe\"")
 remat_cli_test(inductor_passes_on_under_torch113_rules CODE 2
@@ -164,7 +164,7 @@ remat_cli_test(trace_default_partition_as_pytorch CODE 0 ARGS compare ${REMAT_TR
 # Its min-cut differs from that decision, and says which partitioner made it; the default
 # partitioner compares with it.
 remat_cli_test(trace_unnamed_partitioner_min_cut CODE 0 ARGS partition ${REMAT_TRACE}/default_partition.log
-  STDOUT "2 only ours \\(primals_4, primals_6\\), 2 only PyTorch's \\(t, t_1\\)\n +The log does not name the partitioner that made PyTorch's decision, and our default partitioner saves exactly PyTorch's 23 values")
+  STDOUT "2 only ours \\(primals_4 = blocks.0.up.weight, primals_6 = blocks.0.down.weight\\), 2 only PyTorch's \\(t, t_1\\)\n +The log does not name the partitioner that made PyTorch's decision, and our default partitioner saves exactly PyTorch's 23 values")
 remat_cli_test(trace_unnamed_partitioner_default CODE 0 ARGS partition ${REMAT_TRACE}/default_partition.log --partitioner default
   STDOUT "recorded 23 saved values: identical\n")
 remat_cli_test(trace_compare_rng_states CODE 0 ARGS compare ${REMAT_TRACE}/rng.log min-cut default --rules torch-2.14 --tag native_dropout=MUST_SAVE

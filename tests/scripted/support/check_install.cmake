@@ -13,7 +13,7 @@ endif()
 set(share ${PREFIX}/share/remat-explorer)
 set(expected bin/remat-explorer share/remat-explorer/device_profiles.json share/remat-explorer/samples/mlp.json
     share/remat-explorer/samples/make_samples.py share/remat-explorer/python/apply_plan.py
-    share/remat-explorer/python/export_joint_graph.py lib/python3/dist-packages/remat-explorer.pth
+    share/remat-explorer/python/export_joint_graph.py share/remat-explorer/python/joint_input_names.py lib/python3/dist-packages/remat-explorer.pth
     share/applications/remat-explorer.desktop share/icons/hicolor/scalable/apps/remat-explorer.svg
     share/man/man1/remat-explorer.1)
 if(GUI)
@@ -66,7 +66,7 @@ if(NOT script MATCHES "TOOLS = \"${share}/python\"")
 endif()
 # The .pth makes the bridge importable from the prefix's dist-packages.
 execute_process(COMMAND python3 -c "import importlib.util, site, sys; site.addsitedir(sys.argv[1]); \
-assert importlib.util.find_spec('apply_plan') and importlib.util.find_spec('export_joint_graph')"
+assert importlib.util.find_spec('apply_plan') and importlib.util.find_spec('export_joint_graph') and importlib.util.find_spec('joint_input_names')"
                         ${PREFIX}/lib/python3/dist-packages RESULT_VARIABLE code ERROR_VARIABLE err)
 if(NOT code EQUAL 0)
   message(FATAL_ERROR "the installed Python bridge is not importable through remat-explorer.pth: ${err}")
