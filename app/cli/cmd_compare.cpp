@@ -11,6 +11,7 @@
 #include "explain/plan_file_reader.h"
 #include "explain/recorded_comparison.h"
 #include "explain/recorded_plan.h"
+#include "graph/node_label.h"
 #include "io/graph_loader.h"
 
 #include <charconv>
@@ -121,7 +122,7 @@ void printNames(
 {
     out << pad(label, kWidth) << nodes.size();
     for (std::size_t i = 0; i < nodes.size() && i < kListed; ++i)
-        out << (i ? ", " : ": ") << graph.node(nodes[i]).name;
+        out << (i ? ", " : ": ") << nameWithInputName(graph.node(nodes[i]));
     if (nodes.size() > kListed)
         out << ", and " << nodes.size() - kListed << " more";
     out << "\n";

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "explain/recorded_comparison.h"
 
+#include "graph/node_label.h"
 #include "partition/partition_result.h"
 #include "partition/rng_states.h"
 
@@ -23,12 +24,8 @@ std::vector<std::string> namesOf(const JointGraph& graph, const std::vector<Node
 {
     std::vector<std::string> names;
     names.reserve(nodes.size());
-    for (NodeId n : nodes) {
-        // An input also by its name in the model ("primals_7 = lm.h.0.attn.c_attn.weight").
-        const Node& node = graph.node(n);
-        const std::string& inModel = node.meta.source->inputName;
-        names.push_back(inModel.empty() ? node.name : node.name + " = " + inModel);
-    }
+    for (NodeId n : nodes)
+        names.push_back(nameWithInputName(graph.node(n)));
     return names;
 }
 

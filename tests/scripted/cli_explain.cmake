@@ -81,6 +81,11 @@ remat_cli_test(explain_budget_out_of_range CODE 1 ONE_LINE_ERROR ARGS explain ${
 remat_cli_test(compare_pytorch_identical CODE 0
   ARGS compare ${REMAT_EXPLAIN_ORACLE}/transformer_encoder_block.json min-cut pytorch
   STDOUT "A +min-cut, torch-1.13 rules, nvfuser op list\nB +PyTorch 1.13.0a0's recorded min_cut\n.*saved +26 .*only in A +0\nonly in B +0\nin both +26")
+# A sample from our exporter names its inputs as the model does (extra.input_names); --json keeps node names.
+remat_cli_test(compare_names_inputs_as_the_model CODE 0 ARGS compare ${CMAKE_SOURCE_DIR}/samples/mlp.json min-cut budget=0
+  STDOUT "only in A +4: relu, relu_1, t_3, t_7\nonly in B +5: primals_1 = net.0.weight, primals_2 = net.0.bias, primals_3 = net.2.weight, primals_4 = net.2.bias, primals_5 = net.4.weight\n")
+remat_explain_json_test(compare_names_inputs_json CODE 0 ARGS compare ${CMAKE_SOURCE_DIR}/samples/mlp.json min-cut budget=0 --json
+  CHECK "d['only_in_b'][0] == 'primals_1'")
 remat_explain_json_test(compare_json CODE 0 ARGS compare ${GPT2} min-cut default --json
   CHECK "len(d['only_in_b']) > 0 and all(k in d['a'] and k in d['b'] for k in ('saved_bytes', 'peak_bytes', 'estimated_runtime')) and d['a']['recomputed_count'] > d['b']['recomputed_count']")
 remat_explain_json_test(compare_budgets_json CODE 0 ARGS compare ${GPT2} budget=1 budget=0 --json
