@@ -395,6 +395,14 @@ private Q_SLOTS:
         QCOMPARE(w.selection()->currentNode(), target);
         BoxItem* box = w.canvas()->scene()->boxForNode(target);
         QVERIFY(box->isSelected());
+        // An input is found by its name in the model as by its node name: "x" is primals_13
+        // (samples carry extra.input_names), ahead of the nodes whose names hold an x.
+        w.canvas()->findBar()->setText(QStringLiteral("x"));
+        QCOMPARE(w.selection()->currentNode(), w.document()->graph()->graph.find("primals_13"));
+        w.canvas()->findBar()->setText(QStringLiteral("mlp.0.w"));
+        QCOMPARE(w.selection()->currentNode(), w.document()->graph()->graph.find("primals_9"));
+        w.canvas()->findBar()->setText(QStringLiteral("bmm"));
+        QCOMPARE(w.selection()->currentNode(), target);
         GraphView* view = w.canvas()->view();
         const QRectF visible = view->mapToScene(view->viewport()->rect()).boundingRect();
         QVERIFY2(visible.contains(box->box()), "the match is on screen");

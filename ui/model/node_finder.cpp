@@ -16,12 +16,15 @@ std::vector<NodeId> findNodes(const LoadedGraph& graph, const QString& text)
         if (graph.region(n) == Region::Output)
             continue;
         const NodeLabel& label = graph.label(n);
+        // An input's name in the model (its op label) is a name too: "x" finds the input x first.
+        const bool namedInput = !graph.graph.node(n).meta.source->inputName.empty();
+        const auto matches = [&](auto test) { return test(label.name) || (namedInput && test(label.op)); };
         int rank = -1;
-        if (label.name.compare(needle, Qt::CaseInsensitive) == 0)
+        if (matches([&](const QString& s) { return s.compare(needle, Qt::CaseInsensitive) == 0; }))
             rank = 0;
-        else if (label.name.startsWith(needle, Qt::CaseInsensitive))
+        else if (matches([&](const QString& s) { return s.startsWith(needle, Qt::CaseInsensitive); }))
             rank = 1;
-        else if (label.name.contains(needle, Qt::CaseInsensitive))
+        else if (matches([&](const QString& s) { return s.contains(needle, Qt::CaseInsensitive); }))
             rank = 2;
         else if (label.op.contains(needle, Qt::CaseInsensitive))
             rank = 3;
