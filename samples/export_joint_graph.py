@@ -356,21 +356,10 @@ def _as_tuple(example_inputs):
     return tuple(example_inputs) if isinstance(example_inputs, (list, tuple)) else (example_inputs,)
 
 
-def _dedup_positions(flat):
-    """Position of each flat arg among the primals: AOT drops repeated args (`t in seen_args`)."""
-    seen, pos = {}, []
-    for x in flat:
-        key = ("tensor", id(x)) if isinstance(x, torch.Tensor) else ("value", x)
-        pos.append(seen.setdefault(key, len(seen)))
-    return pos
-
-
 def _static_indices(module, flat_inputs):
     """Positions among the primals of the parameters and buffers (aot_module order)."""
-    from functorch._src.named_members_polyfill import _named_buffers, _named_parameters
-    states = [t for _, t in _named_parameters(module, remove_duplicate=False)]
-    states += [t for _, t in _named_buffers(module, remove_duplicate=False)]
-    pos = _dedup_positions(states + list(flat_inputs))
+    states = [t for _, t in joint_input_names.module_states(module)]
+    pos = joint_input_names.dedup_positions(states + list(flat_inputs))
     return sorted(set(pos[:len(states)]))
 
 

@@ -36,7 +36,7 @@ def argument_names(fn, inputs):
     return names
 
 
-def _module_states(module):
+def module_states(module):
     """(name, tensor) of the parameters then the buffers, as aot_module (and Dynamo) list them."""
     try:   # torch 1.13's named_parameters() always drops repeats; aot_module keeps them
         from functorch._src.named_members_polyfill import _named_buffers, _named_parameters
@@ -50,7 +50,7 @@ def _named_leaves(model_or_fn, inputs):
     is_module = isinstance(model_or_fn, torch.nn.Module)
     fn = model_or_fn.forward if is_module else model_or_fn
     leaves = pytree.tree_flatten(list(inputs))[0]
-    states = _module_states(model_or_fn) if is_module else []
+    states = module_states(model_or_fn) if is_module else []
     return states + list(zip(argument_names(fn, inputs), leaves))
 
 
@@ -82,15 +82,22 @@ def _checked(primals, tensors_and_names, values):
     return {p: name for p, (name, _) in zip(primals, tensors_and_names)}
 
 
+def dedup_positions(flat):
+    """Position of each flat arg among the primals: AOT drops repeated args (`t in seen_args`)."""
+    seen, pos = {}, []
+    for x in flat:
+        key = ("tensor", id(x)) if isinstance(x, torch.Tensor) else ("value", x)
+        pos.append(seen.setdefault(key, len(seen)))
+    return pos
+
+
 def names_by_position(model_or_fn, inputs, joint, values):
     """torch 1.13 (aot_module / aot_function): {primal: name}, or None when they do not match."""
-    seen, unique = set(), []
-    for name, x in _named_leaves(model_or_fn, inputs):
-        key = ("tensor", id(x)) if isinstance(x, torch.Tensor) else ("value", x)
-        if key not in seen:          # aot drops a repeated argument (`t in seen_args`)
-            seen.add(key)
-            unique.append((name, x))
-    return _checked(_primal_names(joint), unique, values)
+    named = _named_leaves(model_or_fn, inputs)
+    unique = {}
+    for pos, entry in zip(dedup_positions([x for _, x in named]), named):
+        unique.setdefault(pos, entry)    # the first name of a repeated tensor
+    return _checked(_primal_names(joint), list(unique.values()), values)
 
 
 def names_by_identity(model_or_fn, inputs, dynamo_inputs, joint, values):
