@@ -40,6 +40,8 @@ public:
     /// The longest a turn of swapping pictures works on the GUI thread (a frame at 60 Hz is 16 ms;
     /// Qt indexes and paints what was added after it).
     static constexpr double kSliceMs = 8;
+    /// The item index's depth, whatever the picture's size (see the constructor).
+    static constexpr int kBspTreeDepth = 12;
     /// Event-loop turns the current picture took to fill (1: all at once, in setContent).
     int fillTurns() const { return m_fillTurns; }
     const ViewGraph* view() const { return m_content ? m_content->view.get() : nullptr; }
