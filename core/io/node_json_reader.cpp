@@ -13,6 +13,10 @@ using simdjson::dom::object;
 using value = simdjson::dom::element;
 using simdjson::dom::element_type;
 
+constexpr ArgIndex kEmptyKwargs = 1; // the builder's shared empty dict
+constexpr const char* kNotTensorMeta
+    = "expected a TensorMeta object {\"shape\", \"dtype\", \"stride\", \"device\"}";
+
 struct NodeJsonReader::Path {
     const Path* parent = nullptr;
     std::string_view key; // a member name, or empty for a list index
@@ -55,7 +59,7 @@ void NodeJsonReader::read(value nodeValue, NodeId id, Node& node)
     m_name = {};
     if (nodeValue.type() != element_type::OBJECT)
         fail(std::string(), "expected an object");
-    node.kwargs = 1; // the builder's shared empty dict
+    node.kwargs = kEmptyKwargs;
     bool hasName = false;
     bool hasOp = false;
     bool hasTarget = false;
@@ -86,7 +90,8 @@ void NodeJsonReader::read(value nodeValue, NodeId id, Node& node)
         } else if (key == "kwargs") {
             if (v.type() != element_type::OBJECT)
                 fail("kwargs", "expected an object");
-            node.kwargs = readArgs(v, root.member("kwargs"));
+            // Most nodes have none: they share the builder's empty dict.
+            node.kwargs = object(v).size() == 0 ? kEmptyKwargs : readArgs(v, root.member("kwargs"));
         } else if (key == "val") {
             readValue(v, node);
         } else if (key == "meta") {
@@ -122,8 +127,9 @@ NodeOp NodeJsonReader::readOp(std::string_view text) const
         return NodeOp::CallModule;
     if (text == "call_method")
         return NodeOp::CallMethod;
-    fail("op", "unknown op \"" + std::string(text)
-                   + "\" (expected placeholder, call_function, get_attr, call_module, call_method or output)");
+    fail("op",
+        "unknown op \"" + std::string(text)
+            + "\" (expected placeholder, call_function, get_attr, call_module, call_method or output)");
 }
 
 ArgIndex NodeJsonReader::readArgs(value v, const Path& path)
@@ -224,31 +230,27 @@ void NodeJsonReader::readValue(value v, Node& node) const
     case element_type::NULL_VALUE:
         return;
     case element_type::OBJECT: {
-        // One look at the keys instead of a lookup for each (9k tensors in gpt_n48).
-        bool symbolic = false;
-        bool freeSymbols = false;
-        for (const auto field : object(v)) {
-            symbolic = symbolic || field.key == "sym";
-            freeSymbols = freeSymbols || field.key == "free_symbols";
-        }
-        if (symbolic) {
-            readSymbolic(v, node, path);
-            return;
-        }
+        // Filled where the node keeps it, in one pass over the keys (9k tensors in gpt_n48).
         node.valueKind = ValueKind::Tensor;
-        node.values.emplace_back(readTensorMeta(v, path));
-        if (freeSymbols)
+        TensorMeta& meta = node.values.emplace_back(std::in_place).value();
+        const TensorKeys keys = readTensorMeta(v, path, meta, true);
+        if (keys.symbolic) {
+            node.values.clear();
+            readSymbolic(v, node, path);
+        } else if (keys.freeSymbols) {
             readFreeSymbols(v, node, path);
+        }
         return;
     }
     case element_type::ARRAY: {
         node.valueKind = ValueKind::TensorList;
         std::size_t i = 0;
         for (const value e : simdjson::dom::array(v)) {
-            if (e.is_null())
+            if (e.is_null()) {
                 node.values.emplace_back(std::nullopt);
-            else {
-                node.values.emplace_back(readTensorMeta(e, path.element(i)));
+            } else {
+                TensorMeta& meta = node.values.emplace_back(std::in_place).value();
+                readTensorMeta(e, path.element(i), meta, false);
                 readFreeSymbols(e, node, path.element(i));
             }
             ++i;
@@ -301,21 +303,22 @@ void NodeJsonReader::readFreeSymbols(value v, Node& node, const Path& path) cons
     symbols.erase(std::unique(symbols.begin(), symbols.end()), symbols.end());
 }
 
-TensorMeta NodeJsonReader::readTensorMeta(value v, const Path& path) const
+NodeJsonReader::TensorKeys NodeJsonReader::readTensorMeta(
+    value v, const Path& path, TensorMeta& meta, bool orSymbolic) const
 {
     if (v.type() != element_type::OBJECT)
-        fail(path, "expected a TensorMeta object {\"shape\", \"dtype\", \"stride\", \"device\"}");
-    TensorMeta meta;
+        fail(path, kNotTensorMeta);
+    TensorKeys keys;
     bool hasShape = false;
     bool hasDtype = false;
     for (const auto field : object(v)) {
         const std::string_view key = field.key;
         const value f = field.value;
         if (key == "shape") {
-            meta.shape = readDims(f, path.member("shape"), true);
+            readDims(f, path.member("shape"), true, meta.shape);
             hasShape = true;
         } else if (key == "stride") {
-            meta.stride = readDims(f, path.member("stride"), false);
+            readDims(f, path.member("stride"), false, meta.stride);
         } else if (key == "dtype") {
             if (f.type() != element_type::STRING)
                 fail(path.member("dtype"), "expected a string");
@@ -328,34 +331,38 @@ TensorMeta NodeJsonReader::readTensorMeta(value v, const Path& path) const
         } else if (key == "device") {
             if (f.type() != element_type::STRING)
                 fail(path.member("device"), "expected a string");
-            meta.device = std::string(f.get_string().value_unsafe());
+            meta.device = f.get_string().value_unsafe();
+        } else if (key == "sym") {
+            keys.symbolic = orSymbolic;
+        } else if (key == "free_symbols") {
+            keys.freeSymbols = true;
         }
     }
+    if (keys.symbolic)
+        return keys; // a SymInt, SymFloat or SymBool: its own fields, read by readSymbolic
     if (!hasShape)
         fail(path.member("shape"), "missing");
     if (!hasDtype)
         fail(path.member("dtype"), "missing");
-    return meta;
+    return keys;
 }
 
-std::vector<std::int64_t> NodeJsonReader::readDims(value v, const Path& path, bool isShape) const
+void NodeJsonReader::readDims(value v, const Path& path, bool isShape, std::vector<std::int64_t>& dims) const
 {
     if (v.type() != element_type::ARRAY)
         fail(path, "expected a list of integers");
     const simdjson::dom::array list(v);
-    std::vector<std::int64_t> dims;
     dims.reserve(list.size());
     std::size_t i = 0;
     for (const value d : list) {
-        if (d.type() != element_type::INT64)
+        std::int64_t dim = 0;
+        if (d.get(dim) != simdjson::SUCCESS)
             fail(path.element(i), "expected an integer");
-        const std::int64_t dim = d.get_int64().value_unsafe();
         if (isShape && dim < 0)
             fail(path.element(i), "negative size " + std::to_string(dim));
         dims.push_back(dim);
         ++i;
     }
-    return dims;
 }
 
 void NodeJsonReader::readMeta(object meta, NodeMeta& out) const
@@ -388,10 +395,15 @@ void NodeJsonReader::readMeta(object meta, NodeMeta& out) const
         } else if (key == "nn_module_stack") {
             if (v.type() != element_type::ARRAY)
                 fail("meta.nn_module_stack", "expected a list of module paths");
-            for (const value e : simdjson::dom::array(v)) {
+            const simdjson::dom::array paths(v);
+            if (paths.size() == 0)
+                continue;
+            std::vector<std::string>& stack = out.source.edit().nnModuleStack;
+            stack.reserve(stack.size() + paths.size());
+            for (const value e : paths) {
                 if (e.type() != element_type::STRING)
                     fail("meta.nn_module_stack", "expected a list of module paths");
-                out.source.edit().nnModuleStack.emplace_back(e.get_string().value_unsafe());
+                stack.emplace_back(e.get_string().value_unsafe());
             }
         } else if (key == "stack_trace") {
             if (v.type() == element_type::STRING)
@@ -426,7 +438,8 @@ PartitionerTag NodeJsonReader::readTag(value v) const
         if (text == "must_be_in_backward")
             return PartitionerTag::MustBeInBackward;
     }
-    fail("meta.partitioner_tag", "expected is_forward, is_backward, must_be_in_forward or must_be_in_backward");
+    fail("meta.partitioner_tag",
+        "expected is_forward, is_backward, must_be_in_forward or must_be_in_backward");
 }
 
 } // namespace remat

@@ -40,10 +40,19 @@ private:
     void fillArg(simdjson::dom::element value, std::uint32_t index, const Path& path);
     Arg objectArg(simdjson::dom::object object, const Path& path);
     void readValue(simdjson::dom::element value, Node& node) const;
-    TensorMeta readTensorMeta(simdjson::dom::element value, const Path& path) const;
+    /// Keys of a `val` object that say what else it is.
+    struct TensorKeys {
+        bool symbolic = false;    ///< "sym": a symbolic value, not a tensor
+        bool freeSymbols = false; ///< "free_symbols": the symbols of its sizes
+    };
+    /// Fills `meta`; with `orSymbolic`, a "sym" key makes it a symbolic value instead (left to
+    /// readSymbolic), else the key is ignored as any other.
+    TensorKeys readTensorMeta(
+        simdjson::dom::element value, const Path& path, TensorMeta& meta, bool orSymbolic) const;
     void readSymbolic(simdjson::dom::element value, Node& node, const Path& path) const;
     void readFreeSymbols(simdjson::dom::element value, Node& node, const Path& path) const;
-    std::vector<std::int64_t> readDims(simdjson::dom::element value, const Path& path, bool isShape) const;
+    void readDims(
+        simdjson::dom::element value, const Path& path, bool isShape, std::vector<std::int64_t>& dims) const;
     void readMeta(simdjson::dom::object meta, NodeMeta& out) const;
     CheckpointPolicy readPolicy(simdjson::dom::element value) const;
     PartitionerTag readTag(simdjson::dom::element value) const;
