@@ -456,6 +456,25 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(w.statusBar()->currentMessage(),
             QStringLiteral("Every group expanded: %1 nodes shown").arg(graph->size()), kTimeoutMs);
         QTRY_VERIFY_WITH_TIMEOUT(idle(w), kTimeoutMs);
+
+        // On the expanded picture (more items than the scene index has leaves) a click picks the
+        // node under the mouse.
+        GraphScene* scene = w.canvas()->scene();
+        QTRY_VERIFY_WITH_TIMEOUT(!scene->isSwapping(), kTimeoutMs);
+        QVERIFY2(scene->items().size() > (1 << GraphScene::kBspTreeDepth),
+            qPrintable(QString::number(scene->items().size())));
+        GraphView* view = w.canvas()->view();
+        const NodeId picked = graph->graph.find("addmm_30");
+        QVERIFY(picked != kNoNode);
+        BoxItem* box = scene->boxForNode(picked);
+        QVERIFY(box && box->type() == NodeItemType);
+        view->setZoom(1);
+        view->revealRect(box->sceneBoundingRect(), 1);
+        const QPoint at = view->mapFromScene(box->sceneBoundingRect().center());
+        QVERIFY2(view->viewport()->rect().contains(at), "the box is in view");
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, at);
+        QTRY_COMPARE_WITH_TIMEOUT(w.selection()->nodes(), std::vector<NodeId> {picked}, kTimeoutMs);
+        QVERIFY(box->isSelected());
     }
 
     void recolouringRepaintsOnlyWhatChanged()
