@@ -2,7 +2,7 @@
 # Installs what Remat Explorer needs on Debian 12 (as root). Safe to run again.
 set -euo pipefail
 packages=(
-  build-essential cmake pkg-config ccache
+  build-essential cmake pkg-config ccache lld
   qt6-base-dev qt6-svg-dev libgl-dev
   libgraphviz-dev graphviz libboost-graph-dev rapidjson-dev libsimdjson-dev
   libqcustomplot-dev libqcustomplot2.1-qt6

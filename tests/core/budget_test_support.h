@@ -12,12 +12,16 @@ namespace remat::testing {
 
 inline std::string testAcPath(const char* file)
 {
-    return std::string(REMAT_TEST_DATA_DIR "/test_ac/") + file;
+    std::string path = REMAT_TEST_DATA_DIR "/test_ac/"; // appended, not `+`: GCC 12 misreads the latter (-Warray-bounds)
+    path += file;
+    return path;
 }
 
 inline std::string oraclePath(const char* file)
 {
-    return std::string(REMAT_SHARED_DIR "/oracle/") + file;
+    std::string path = REMAT_SHARED_DIR "/oracle/"; // appended, not `+`: GCC 12 misreads the latter (-Warray-bounds)
+    path += file;
+    return path;
 }
 
 /// A joint graph written inline: `nodes` is the JSON list of nodes.
