@@ -19,7 +19,7 @@ step "PyTorch 2.14 end to end"
 # only if the saved sets differ; the ratio is printed, since a shared machine moves it.
 /usr/bin/python3 tests/bench/whole_command_vs_pytorch.py --rounds 2 -o build/gpt_n48.json
 step "whole command against PyTorch 1.13"
-# The whole suite under ASan + UBSan + LSan (about 15 minutes from scratch on 2 cores). TSan's run
+# The whole suite under ASan + UBSan + LSan (about 20 minutes from scratch on 2 cores). TSan's run
 # (`scripts/sanitizer-suite.sh tsan`, another 15) is left out to keep CI well under its 90 minutes.
 bash scripts/sanitizer-suite.sh asan
 step "sanitizers"
