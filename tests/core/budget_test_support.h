@@ -10,18 +10,22 @@
 
 namespace remat::testing {
 
-inline std::string testAcPath(const char* file)
+/// `dir` + `file`, appended rather than with `+`: GCC 12 misreads the latter (-Warray-bounds).
+inline std::string fileIn(const char* dir, const char* file)
 {
-    std::string path = REMAT_TEST_DATA_DIR "/test_ac/"; // appended, not `+`: GCC 12 misreads the latter (-Warray-bounds)
+    std::string path = dir;
     path += file;
     return path;
 }
 
+inline std::string testAcPath(const char* file)
+{
+    return fileIn(REMAT_TEST_DATA_DIR "/test_ac/", file);
+}
+
 inline std::string oraclePath(const char* file)
 {
-    std::string path = REMAT_SHARED_DIR "/oracle/"; // appended, not `+`: GCC 12 misreads the latter (-Warray-bounds)
-    path += file;
-    return path;
+    return fileIn(REMAT_SHARED_DIR "/oracle/", file);
 }
 
 /// A joint graph written inline: `nodes` is the JSON list of nodes.
