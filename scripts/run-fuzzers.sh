@@ -46,7 +46,8 @@ for target in "${targets[@]}"; do
   # Seeds above 1 MB only slow the fuzzer down; the small ones cover the same code.
   if [ "$target" = fuzz_layout_cache ]; then # real layouts the app cached, as the target reads them
     cache=${XDG_CACHE_HOME:-$HOME/.cache}/RematExplorer
-    find "$cache" -name '*.layout' -print0 2>/dev/null | xargs -0 -r python3 tests/fuzz/make_layout_seeds.py "$corpus"
+    # None on a machine where the app has not run yet (find fails there; pipefail would end the script).
+    [ -d "$cache" ] && find "$cache" -name '*.layout' -print0 | xargs -0 -r python3 tests/fuzz/make_layout_seeds.py "$corpus"
   fi
   seed "$target" | while read -r f; do [ "$(stat -c %s "$f")" -le 1048576 ] && cp -n "$f" "$corpus/" || true; done
   echo "== $target: ${seconds}s on $(ls "$corpus" | wc -l) corpus files"

@@ -31,28 +31,6 @@ Dtype computeDtype(const JointGraph& graph, NodeId n, bool fromInputs)
 
 } // namespace
 
-std::string_view estimatorName(RuntimeEstimatorKind kind)
-{
-    switch (kind) {
-    case RuntimeEstimatorKind::Flops:
-        return "flops";
-    case RuntimeEstimatorKind::Testing:
-        return "testing";
-    case RuntimeEstimatorKind::Roofline:
-        return "roofline";
-    }
-    return "flops";
-}
-
-std::optional<RuntimeEstimatorKind> parseEstimator(std::string_view name)
-{
-    for (auto kind : {RuntimeEstimatorKind::Flops, RuntimeEstimatorKind::Testing, RuntimeEstimatorKind::Roofline}) {
-        if (estimatorName(kind) == name)
-            return kind;
-    }
-    return std::nullopt;
-}
-
 std::optional<std::string> unreproducibleEstimatorReason(std::string_view name)
 {
     if (name != "profile")
