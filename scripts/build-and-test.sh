@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds everything and runs the whole test suite, then the PyTorch 2.14
-# end-to-end test, the suite under ASan and UBSan and a minute of each fuzzer. Prints each step's time.
+# end-to-end test, the suite under ASan and UBSan, the worker-thread tests under TSan and a minute
+# of each fuzzer. Prints each step's time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$SECONDS
@@ -19,9 +20,9 @@ step "PyTorch 2.14 end to end"
 # only if the saved sets differ; the ratio is printed, since a shared machine moves it.
 /usr/bin/python3 tests/bench/whole_command_vs_pytorch.py --rounds 2 -o build/gpt_n48.json
 step "whole command against PyTorch 1.13"
-# The whole suite under ASan + UBSan + LSan (about 20 minutes from scratch on 2 cores). TSan's run
-# (`scripts/sanitizer-suite.sh tsan`, another 15) is left out to keep CI well under its 90 minutes.
-bash scripts/sanitizer-suite.sh asan
+# The whole suite under ASan + UBSan + LSan (about 20 minutes from scratch on 2 cores), then the
+# tests that drive our worker threads under ThreadSanitizer (about 6 minutes: only what they need).
+bash scripts/sanitizer-suite.sh asan tsan
 step "sanitizers"
 # Every reader's libFuzzer target for a minute on its seeds (clang 14, ASan, UBSan), so that a
 # regression shows; a crash fails the run with the reproducer's path.
