@@ -6,11 +6,13 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <optional>
 
 #ifdef Q_OS_LINUX
 #include <fcntl.h>
+#include <sched.h>
 #include <unistd.h>
 #endif
 
@@ -38,6 +40,36 @@ std::optional<double> runQueueMs([[maybe_unused]] int schedstat)
         return static_cast<double>(waiting) * 1e-6;
 #endif
     return std::nullopt;
+}
+
+/// A CPU's steal time from the open /proc/stat: the eighth number of its "cpu<N>" line, in clock
+/// ticks (USER_HZ); nullopt if unreadable or not listed.
+std::optional<double> stealMs(
+    [[maybe_unused]] int procStat, [[maybe_unused]] int cpu, [[maybe_unused]] std::vector<char>& buffer)
+{
+#ifdef Q_OS_LINUX
+    if (procStat < 0 || cpu < 0)
+        return std::nullopt;
+    buffer.resize(std::size_t {1} << 16); // the cpu lines come first
+    char* text = buffer.data();
+    const ssize_t got = ::pread(procStat, text, buffer.size() - 1, 0);
+    if (got <= 0)
+        return std::nullopt;
+    text[got] = '\0';
+    char prefix[24];
+    std::snprintf(prefix, sizeof prefix, "\ncpu%d ", cpu);
+    const char* line = std::strstr(text, prefix);
+    unsigned long long f[8] = {};
+    if (!line
+        || std::sscanf(line + std::strlen(prefix), "%llu %llu %llu %llu %llu %llu %llu %llu", &f[0], &f[1],
+               &f[2], &f[3], &f[4], &f[5], &f[6], &f[7])
+            != 8)
+        return std::nullopt;
+    static const double msPerTick = 1e3 / static_cast<double>(::sysconf(_SC_CLK_TCK));
+    return static_cast<double>(f[7]) * msPerTick;
+#else
+    return std::nullopt;
+#endif
 }
 
 #ifdef Q_OS_LINUX
@@ -76,6 +108,7 @@ GuiStallProbe::GuiStallProbe(QObject* parent)
 #ifdef Q_OS_LINUX
     m_tid = static_cast<int>(gettid()); // the thread that owns the probe: the GUI thread
     m_schedstat = openSchedstat(m_tid);
+    m_procStat = ::open("/proc/stat", O_RDONLY | O_CLOEXEC);
 #endif
 }
 
@@ -85,6 +118,8 @@ GuiStallProbe::~GuiStallProbe()
 #ifdef Q_OS_LINUX
     if (m_schedstat >= 0)
         ::close(m_schedstat);
+    if (m_procStat >= 0)
+        ::close(m_procStat);
 #endif
 }
 
@@ -94,6 +129,7 @@ void GuiStallProbe::beginPhase(const QString& name)
     m_phases.push_back(Phase {name, {}, 0, 0});
     findHelpers();
     helpersWaitedMs();
+    stolenSinceLastMs();
     m_phaseStartNs = m_lastNs = m_clock.nsecsElapsed();
     m_lastRunningMs = threadCpuMs();
     m_lastWaitingMs = runQueueMs(m_schedstat).value_or(0);
@@ -118,6 +154,7 @@ void GuiStallProbe::tick()
     stall.runningMs = std::clamp(running - m_lastRunningMs, 0.0, stall.wallMs);
     stall.waitingMs = std::clamp(waiting - m_lastWaitingMs, 0.0, stall.wallMs - stall.runningMs);
     stall.helpersWaitingMs = std::clamp(helpersWaitedMs(), 0.0, stall.blockedMs());
+    stall.stolenMs = std::clamp(stolenSinceLastMs(), 0.0, stall.blockedMs() - stall.helpersWaitingMs);
     stall.atMs = static_cast<double>(now - m_phaseStartNs) * 1e-6;
     m_lastNs = now;
     m_lastRunningMs = running;
@@ -175,6 +212,21 @@ double GuiStallProbe::helpersWaitedMs()
     return waited;
 }
 
+double GuiStallProbe::stolenSinceLastMs()
+{
+#ifdef Q_OS_LINUX
+    const int cpu = ::sched_getcpu();
+#else
+    const int cpu = -1;
+#endif
+    const std::optional<double> steal = stealMs(m_procStat, cpu, m_procStatText);
+    // A thread that moved may have been stolen from on either CPU, or on neither: no excuse then.
+    const double stolen = steal && m_lastStealMs && cpu == m_lastCpu ? *steal - *m_lastStealMs : 0;
+    m_lastCpu = cpu;
+    m_lastStealMs = steal;
+    return stolen;
+}
+
 void GuiStallProbe::closeHelpers()
 {
 #ifdef Q_OS_LINUX
@@ -191,14 +243,15 @@ QString GuiStallProbe::describe(const Phase& phase)
     const Stall& w = phase.worst;
     return QStringLiteral(
         "%1: longest GUI-thread stall %2 ms busy (%3 ms by the clock: %4 ms running, %5 ms blocked of "
-        "which %6 ms while its helper threads waited for a CPU, %7 ms waiting for a CPU; %8 ms into "
-        "the phase); longest by the clock %9 ms; %10 ticks")
+        "which %6 ms while its helper threads waited for a CPU and %7 ms stolen by the host, %8 ms "
+        "waiting for a CPU; %9 ms into the phase); longest by the clock %10 ms; %11 ticks")
         .arg(phase.name)
         .arg(w.busyMs(), 0, 'f', 1)
         .arg(w.wallMs, 0, 'f', 1)
         .arg(w.runningMs, 0, 'f', 1)
         .arg(w.blockedMs(), 0, 'f', 1)
         .arg(w.helpersWaitingMs, 0, 'f', 1)
+        .arg(w.stolenMs, 0, 'f', 1)
         .arg(w.waitingMs, 0, 'f', 1)
         .arg(w.atMs, 0, 'f', 0)
         .arg(phase.longestWallMs, 0, 'f', 1)

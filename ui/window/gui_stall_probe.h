@@ -7,6 +7,7 @@
 #include <QString>
 #include <QTimer>
 
+#include <optional>
 #include <vector>
 
 namespace remat::ui {
@@ -19,8 +20,11 @@ namespace remat::ui {
 /// raster engine hands large fills to its own pool and waits for it. Those serving threads are
 /// the process's other threads at the GUI thread's priority (our background work runs lower,
 /// see lowerThreadPriority(); the overview map's painter does not, so that the raster pool's
-/// threads it starts are not lower either, and its waits may excuse a stretch it overlaps). The
-/// rest, the busy part, is ours: running, or blocked on anything else (a lock, a page from disk).
+/// threads it starts are not lower either, and its waits may excuse a stretch it overlaps). So is
+/// the time a virtual machine's host took the thread's CPU away (steal time, which the thread's
+/// CPU clock leaves out, so that it would read as blocked): /proc/stat counts it per CPU in
+/// 10 ms units, so a stall's share is known to about 10 ms. The rest, the busy part, is ours:
+/// running, or blocked on anything else (a lock, a page from disk).
 class GuiStallProbe : public QObject {
     Q_OBJECT
 public:
@@ -29,9 +33,10 @@ public:
         double runningMs = 0; ///< of which the thread ran
         double waitingMs = 0; ///< of which it waited for a CPU
         double helpersWaitingMs = 0; ///< of which it was blocked while its helpers waited for a CPU
+        double stolenMs = 0; ///< of which the host ran something else on its CPU (steal time)
         double atMs = 0; ///< when the stall ended, from the start of its phase
         double blockedMs() const { return wallMs - runningMs - waitingMs; }
-        double busyMs() const { return wallMs - waitingMs - helpersWaitingMs; }
+        double busyMs() const { return wallMs - waitingMs - helpersWaitingMs - stolenMs; }
     };
     struct Phase {
         QString name;
@@ -63,6 +68,8 @@ private:
     void findHelpers();
     /// The helpers' run-queue delay since the last call.
     double helpersWaitedMs();
+    /// The steal time of the GUI thread's CPU since the last call, if it stayed on that CPU.
+    double stolenSinceLastMs();
     void closeHelpers();
 
     QTimer m_timer;
@@ -73,6 +80,10 @@ private:
     double m_lastWaitingMs = 0;
     int m_schedstat = -1; ///< file descriptor of the GUI thread's schedstat
     int m_tid = 0;
+    int m_procStat = -1; ///< file descriptor of /proc/stat, for steal time
+    int m_lastCpu = -1;
+    std::optional<double> m_lastStealMs; ///< of m_lastCpu
+    std::vector<char> m_procStatText;
     std::vector<Helper> m_helpers;
     int m_ticksSinceScan = 0;
     QList<Phase> m_phases;
