@@ -68,6 +68,25 @@ QString labelsApartInside(QCustomPlot* plot)
     return {};
 }
 
+/// A finished sweep of `count` plans along a curve: less memory, more recompute.
+ParetoSnapshotPtr curveSnapshot(int count)
+{
+    auto s = std::make_shared<ParetoSnapshot>();
+    s->finished = true;
+    s->result.runtimeUnit = "flops";
+    for (int i = 0; i < count; ++i) {
+        ParetoPoint p;
+        p.budget = double(i) / count;
+        p.budgetMax = double(i + 1) / count - 1e-9;
+        p.metrics.activationBytes = std::int64_t(1000 + 40 * i) << 20;
+        p.metrics.peakBytes = p.metrics.activationBytes + (std::int64_t(300) << 20);
+        p.metrics.estimatedRuntime = 1e9 * (count - i) * (count - i);
+        p.onFrontier = true;
+        s->result.points.push_back(p);
+    }
+    return s;
+}
+
 } // namespace
 
 class TestParetoPanel : public QObject {
@@ -233,6 +252,44 @@ private Q_SLOTS:
 
     /// A plan's budgets as the label and status line give them: one budget, a range, and a range
     /// too narrow to print as two numbers (gpt_n96's lowest peak said "budgets 0.258 to 0.258").
+    /// Picking another plan moves the current plan's ring on its own layer: the points (thousands
+    /// in a big sweep) are not drawn again, and the picture is the one a full rebuild draws.
+    void pickingAPlanMovesTheRingAlone()
+    {
+        ParetoPlot moved;
+        moved.resize(700, 450);
+        moved.setSnapshot(curveSnapshot(60));
+        moved.setCurrentBudget(0.1);
+        QCustomPlot* plot = moved.plot();
+        const int graphs = plot->graphCount();
+        QCPGraph* firstSeries = plot->graph(0);
+        QCPGraph* ring = plot->graph(graphs - 1);
+        QCOMPARE(ring->name(), QStringLiteral("current plan"));
+        QCOMPARE(ring->layer()->mode(), QCPLayer::lmBuffered);
+        moved.grab(); // laid out and drawn, as on screen
+
+        moved.setCurrentBudget(0.8);
+        QCOMPARE(plot->graphCount(), graphs);
+        QCOMPARE(plot->graph(0), firstSeries); // not rebuilt
+        QCOMPARE(plot->graph(graphs - 1), ring);
+        const int point = moved.pointForBudget(0.8);
+        QCOMPARE(point, 48);
+        QCOMPARE(ring->data()->size(), 2); // activations and peak
+        const QPointF ringAt(plot->xAxis->coordToPixel(ring->data()->at(0)->key),
+            plot->yAxis->coordToPixel(ring->data()->at(0)->value));
+        QCOMPARE(ringAt, moved.pixelOf(point, false));
+
+        ParetoPlot rebuilt;
+        rebuilt.resize(moved.size());
+        rebuilt.setSnapshot(curveSnapshot(60));
+        rebuilt.setCurrentBudget(0.8);
+        rebuilt.grab();
+        QCOMPARE(moved.grab().toImage(), rebuilt.grab().toImage());
+
+        moved.setCurrentBudget(std::nullopt); // the ring and its legend entry go
+        QCOMPARE(plot->graphCount(), graphs - 1);
+    }
+
     void budgetsOfAPlanReadAsTheyPrint()
     {
         ParetoPoint p;

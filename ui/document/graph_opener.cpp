@@ -6,6 +6,7 @@
 #include "io/compiled_graph_listing.h"
 #include "io/graph_loader.h"
 #include "io/torch_trace.h"
+#include "model/background_pool.h"
 #include "model/background_priority.h"
 #include "model/thread_handoff.h"
 
@@ -101,7 +102,7 @@ void GraphOpener::open(const QString& path, const QString& traceGraph)
                 self->finish(ticket, path, result);
         });
     };
-    startInPool(*QThreadPool::globalInstance(), [path, traceGraph, ticket, latest, report, deliver] {
+    startInPool(backgroundPool(), [path, traceGraph, ticket, latest, report, deliver] {
         lowerThreadPriority();
         deliver(load(path, traceGraph, ticket, latest, report));
     });

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/background_pool.h"
+
 #include <QMetaObject>
 #include <QObject>
 #include <QThreadPool>
@@ -73,7 +75,7 @@ void startInPool(QThreadPool& pool, Function function)
     handoff::handedOver();
 }
 
-/// QtConcurrent::run(function) on the global pool.
+/// QtConcurrent::run(function) on backgroundPool(), never on Qt's global pool (see there).
 template <typename Function>
 auto runConcurrently(Function function)
 {
@@ -82,7 +84,7 @@ auto runConcurrently(Function function)
         return function();
     };
     handoff::handingOver(&handoff::poolQueues);
-    auto future = QtConcurrent::run(std::move(job));
+    auto future = QtConcurrent::run(&backgroundPool(), std::move(job));
     handoff::handedOver();
     return future;
 }

@@ -3,11 +3,13 @@
 
 #include "analysis/pareto_sweeper.h"
 
+#include <QVector>
 #include <QWidget>
 
 #include <optional>
 #include <vector>
 
+class QCPGraph;
 class QCPItemText;
 class QCPLayoutGrid;
 class QCPTextElement;
@@ -68,6 +70,11 @@ Q_SIGNALS:
 
 private:
     void rebuild();
+    /// Moves the current plan's ring to `m_currentBudget`'s point and redraws only its layer;
+    /// false when the ring must appear or go (the legend changes), which needs a rebuild.
+    bool moveCurrentMarker();
+    /// The ring's positions for `point`: one per series shown.
+    void currentMarkerData(int point, QVector<double>& x, QVector<double>& y) const;
     void onMouseMove(QMouseEvent* event);
     void onMousePress(QMouseEvent* event);
     double xOf(int index, bool peak) const;
@@ -86,6 +93,7 @@ private:
     std::vector<QCPItemText*> m_pointLabels; ///< owned by the plot; placed at each layout
     Series m_series = Series::Both;
     std::optional<double> m_currentBudget;
+    QCPGraph* m_currentMarker = nullptr; ///< owned by the plot; on a buffered layer of its own
     double m_xScale = 1;
     double m_yScale = 1;
     bool m_dragging = false;
