@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "window/gui_stall_probe.h"
 
+#include "window/cpu_steal_time.h"
+
 #include <QDir>
 #include <QFile>
 
 #include <algorithm>
 #include <cstdio>
-#include <cstring>
 #include <ctime>
 #include <optional>
 
@@ -42,8 +43,7 @@ std::optional<double> runQueueMs([[maybe_unused]] int schedstat)
     return std::nullopt;
 }
 
-/// A CPU's steal time from the open /proc/stat: the eighth number of its "cpu<N>" line, in clock
-/// ticks (USER_HZ); nullopt if unreadable or not listed.
+/// A CPU's steal time from the open /proc/stat; nullopt if unreadable or not listed.
 std::optional<double> stealMs(
     [[maybe_unused]] int procStat, [[maybe_unused]] int cpu, [[maybe_unused]] std::vector<char>& buffer)
 {
@@ -56,17 +56,11 @@ std::optional<double> stealMs(
     if (got <= 0)
         return std::nullopt;
     text[got] = '\0';
-    char prefix[24];
-    std::snprintf(prefix, sizeof prefix, "\ncpu%d ", cpu);
-    const char* line = std::strstr(text, prefix);
-    unsigned long long f[8] = {};
-    if (!line
-        || std::sscanf(line + std::strlen(prefix), "%llu %llu %llu %llu %llu %llu %llu %llu", &f[0], &f[1],
-               &f[2], &f[3], &f[4], &f[5], &f[6], &f[7])
-            != 8)
+    const std::optional<unsigned long long> ticks = stealTicks(text, cpu);
+    if (!ticks)
         return std::nullopt;
     static const double msPerTick = 1e3 / static_cast<double>(::sysconf(_SC_CLK_TCK));
-    return static_cast<double>(f[7]) * msPerTick;
+    return static_cast<double>(*ticks) * msPerTick;
 #else
     return std::nullopt;
 #endif
