@@ -528,6 +528,41 @@ private Q_SLOTS:
             QVERIFY(regions.painted.intersects(box));
     }
 
+    void recolouringSaysWhetherTheViewShowsIt()
+    {
+        // A recolour of boxes out of view repaints nothing: `--measure` must not wait for a paint.
+        QTemporaryDir dir;
+        const QString path = test::copySample(dir, "mlp.json");
+        MainWindow w;
+        QVERIFY(openAndWait(w, path, QSize(1200, 800)));
+        GraphScene* scene = w.canvas()->scene();
+        GraphView* view = w.canvas()->view();
+        const NodeId n = savedComputation(w);
+        QVERIFY(n != kNoNode && scene->boxForNode(n));
+        view->setZoom(1);
+        view->revealRect(scene->boxForNode(n)->sceneBoundingRect(), 1);
+        const auto retag = [&](CheckpointPolicy policy) {
+            const PartitionOutcomePtr before = w.document()->outcome();
+            if (w.document()->tagNodes({n}, policy) != 1)
+                return false;
+            return QTest::qWaitFor(
+                [&] {
+                    const PartitionOutcomePtr after = w.document()->outcome();
+                    return idle(w) && after != before && after->result
+                        && after->flagsOf(n) != before->flagsOf(n);
+                },
+                kTimeoutMs);
+        };
+        QVERIFY(retag(CheckpointPolicy::MustRecompute));
+        QVERIFY(scene->lastRecolouredItems() > 0);
+        QVERIFY2(scene->lastRecolourInView(), "the tagged node's box is in view");
+
+        view->hide();
+        QVERIFY(retag(CheckpointPolicy::MustSave));
+        QVERIFY(scene->lastRecolouredItems() > 0);
+        QVERIFY2(!scene->lastRecolourInView(), "no view is shown");
+    }
+
     void emptyCanvasOffersToOpenAGraph()
     {
         QTemporaryDir dir; // autosave writes a project file beside the graph

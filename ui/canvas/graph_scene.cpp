@@ -11,6 +11,8 @@
 #include <QTimer>
 #include <QToolTip>
 
+#include <algorithm>
+
 namespace remat::ui {
 namespace {
 
@@ -289,15 +291,28 @@ void GraphScene::repaintChanged(
         repaintPending();
 }
 
+bool GraphScene::inSomeView(const QRectF& area) const
+{
+    const QList<QGraphicsView*> shown = views();
+    return std::any_of(shown.begin(), shown.end(), [&](const QGraphicsView* view) {
+        return view->isVisible()
+            && view->mapToScene(view->viewport()->rect()).boundingRect().intersects(area);
+    });
+}
+
 void GraphScene::repaintPending()
 {
     if (m_pendingWhole) {
         m_lastRecoloured = kWholeScene;
+        m_lastRecolourInView = !views().isEmpty();
         repaint();
     } else {
         m_lastRecoloured = static_cast<std::size_t>(m_pendingAreas.size());
-        for (const QRectF& area : std::as_const(m_pendingAreas))
+        m_lastRecolourInView = false;
+        for (const QRectF& area : std::as_const(m_pendingAreas)) {
             update(area);
+            m_lastRecolourInView = m_lastRecolourInView || inSomeView(area);
+        }
         if (!m_pendingAreas.isEmpty())
             Q_EMIT areasRecoloured(m_pendingAreas);
     }

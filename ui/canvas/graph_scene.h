@@ -67,6 +67,8 @@ public:
     /// repainted everything.
     static constexpr std::size_t kWholeScene = ~std::size_t(0);
     std::size_t lastRecolouredItems() const { return m_lastRecoloured; }
+    /// Whether the last recolour changed anything a view shows: if not, no view repaints for it.
+    bool lastRecolourInView() const { return m_lastRecolourInView; }
     void setPalette(const CanvasPalette& palette);
     void setCompareWithReference(bool compare);
     /// Colours nodes by what two plans save (per node: CanvasState::PlanSide); empty turns it off.
@@ -112,6 +114,7 @@ private:
     /// Has Qt index the items it has not yet (any query does).
     void indexNow();
     QString toolTipFor(QGraphicsItem* item) const;
+    bool inSomeView(const QRectF& area) const;
     /// Repaints the boxes of the nodes marked in `changed`, the group boxes whose summary
     /// differs from `statsBefore`, and the edges leaving changed nodes; everything when that is
     /// most of the picture. `repaintNow` false: only the state changed, the caller repaints.
@@ -131,6 +134,7 @@ private:
     std::vector<int> m_focusItems;
     int m_flashGeneration = 0; ///< a newer flash outlives the timer of an older one
     std::size_t m_lastRecoloured = 0;
+    bool m_lastRecolourInView = false;
     QList<QRectF> m_pendingAreas; ///< areas setTags changed that wait for the caller's repaint
     bool m_pendingWhole = false; ///< setTags changed too much: the next repaint is whole
 };
