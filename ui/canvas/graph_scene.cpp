@@ -304,7 +304,7 @@ void GraphScene::repaintPending()
 {
     if (m_pendingWhole) {
         m_lastRecoloured = kWholeScene;
-        m_lastRecolourInView = !views().isEmpty();
+        m_lastRecolourInView = inSomeView(sceneRect());
         repaint();
     } else {
         m_lastRecoloured = static_cast<std::size_t>(m_pendingAreas.size());
