@@ -20,8 +20,8 @@ step "PyTorch 2.14 end to end"
 # only if the saved sets differ; the ratio is printed, since a shared machine moves it.
 /usr/bin/python3 tests/bench/whole_command_vs_pytorch.py --rounds 2 -o build/gpt_n48.json
 step "whole command against PyTorch 1.13"
-# The whole suite under ASan + UBSan + LSan (17 to 25 minutes from scratch on 2 cores), then the
-# tests that drive our worker threads under ThreadSanitizer (8 to 11 minutes: only what they need).
+# The whole suite under ASan + UBSan + LSan (14 to 25 minutes from scratch on 2 cores), then the
+# tests that drive our worker threads under ThreadSanitizer (7 to 11 minutes: only what they need).
 bash scripts/sanitizer-suite.sh asan tsan
 step "sanitizers"
 # Every reader's libFuzzer target for a minute on its seeds (clang 14, ASan, UBSan), so that a
