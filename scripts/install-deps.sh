@@ -7,7 +7,7 @@ packages=(
   libgraphviz-dev graphviz libboost-graph-dev rapidjson-dev libsimdjson-dev
   libqcustomplot-dev libqcustomplot2.1-qt6
   xvfb xauth
-  clang-14 libclang-rt-14-dev
+  clang-14 libclang-rt-14-dev clang-format
   python3-torch python3-networkx
 )
 missing=()

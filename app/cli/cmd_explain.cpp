@@ -69,9 +69,9 @@ void printWhatIf(const JointGraph& graph, const WhatIf& w, std::ostream& out)
         if (w.decision == NodeDecision::Banned)
             out << pad("what if", kWidth) << "cannot flip: not even a MUST_RECOMPUTE tag lifts this ban\n";
         else
-            out << pad("what if", kWidth) << "cannot flip: "
-                << (w.decision == NodeDecision::Input ? "an " : "a ") << decisionName(w.decision)
-                << " node takes no tag that changes it\n";
+            out << pad("what if", kWidth)
+                << "cannot flip: " << (w.decision == NodeDecision::Input ? "an " : "a ")
+                << decisionName(w.decision) << " node takes no tag that changes it\n";
         return;
     }
     out << pad("what if", kWidth) << "tagged " << checkpointPolicyName(*w.flipTag);

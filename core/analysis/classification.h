@@ -15,12 +15,12 @@ class OpCategories;
 struct NodeClasses {
     static constexpr int kFar = 1'000'000'000; ///< int(1e9): "never needed by the backward"
 
-    std::vector<char> requiredFw;     ///< computable from primals and needed for the forward outputs
-    std::vector<char> requiredBw;     ///< downstream of the tangents (newest: + bw outputs, must-be-in-backward)
+    std::vector<char> requiredFw; ///< computable from primals and needed for the forward outputs
+    std::vector<char> requiredBw; ///< downstream of the tangents (newest: + bw outputs, must-be-in-backward)
     std::vector<char> tangentClosure; ///< newest: the tangents' closure alone
-    std::vector<int> distFromBw;      ///< per node id; 0 for non-forward nodes
-    std::vector<int> fwOrder;         ///< newest: rank among required_fw nodes, -1 otherwise
-    std::vector<NodeId> inputs;       ///< primals (and forward RNG seeds), in graph order
+    std::vector<int> distFromBw; ///< per node id; 0 for non-forward nodes
+    std::vector<int> fwOrder; ///< newest: rank among required_fw nodes, -1 otherwise
+    std::vector<NodeId> inputs; ///< primals (and forward RNG seeds), in graph order
 
     bool isRequiredFw(NodeId n) const { return requiredFw[static_cast<std::size_t>(n)] != 0; }
     bool isRequiredBw(NodeId n) const { return requiredBw[static_cast<std::size_t>(n)] != 0; }

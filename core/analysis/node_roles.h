@@ -21,11 +21,13 @@ inline bool isTangent(const JointGraph& g, NodeId n)
 }
 inline bool isFwdSeedOffset(const JointGraph& g, NodeId n)
 {
-    return isPlaceholder(g, n) && (targetContains(g, n, "fwd_seed") || targetContains(g, n, "fwd_base_offset"));
+    return isPlaceholder(g, n)
+        && (targetContains(g, n, "fwd_seed") || targetContains(g, n, "fwd_base_offset"));
 }
 inline bool isBwdSeedOffset(const JointGraph& g, NodeId n)
 {
-    return isPlaceholder(g, n) && (targetContains(g, n, "bwd_seed") || targetContains(g, n, "bwd_base_offset"));
+    return isPlaceholder(g, n)
+        && (targetContains(g, n, "bwd_seed") || targetContains(g, n, "bwd_base_offset"));
 }
 /// torch 1.13: any placeholder that is not a tangent. Newest: also not an RNG seed/offset.
 inline bool isPrimal113(const JointGraph& g, NodeId n)

@@ -36,22 +36,32 @@ const CategorySets& setsFor(RuleSet rules, OpListCompiler compiler)
     if (rules == RuleSet::Newest) {
         static const CategorySets newest {
             makeSet({newestRecomputableExplicit(), newestView(), atenPointwise(), newestSymOperators()}),
-            makeSet({newestRandom()}), makeSet({newestComputeIntensive()}), makeSet({newestView()}),
-            makeSet({newestCseExcluded()}), makeSet({newestSideEffectful()}),
+            makeSet({newestRandom()}),
+            makeSet({newestComputeIntensive()}),
+            makeSet({newestView()}),
+            makeSet({newestCseExcluded()}),
+            makeSet({newestSideEffectful()}),
         };
         return newest;
     }
     if (compiler == OpListCompiler::Inductor) {
         static const CategorySets inductor113 {
-            makeSet({torch113Recomputable(), torch113InductorExtra()}), makeSet({torch113Random()}),
-            makeSet({torch113ComputeIntensive()}), {}, makeSet({torch113CseRandom()}),
+            makeSet({torch113Recomputable(), torch113InductorExtra()}),
+            makeSet({torch113Random()}),
+            makeSet({torch113ComputeIntensive()}),
+            {},
+            makeSet({torch113CseRandom()}),
             makeSet({torch113SideEffectful()}),
         };
         return inductor113;
     }
     static const CategorySets nvfuser113 {
-        makeSet({torch113Recomputable()}), makeSet({torch113Random()}), makeSet({torch113ComputeIntensive()}),
-        {}, makeSet({torch113CseRandom()}), makeSet({torch113SideEffectful()}),
+        makeSet({torch113Recomputable()}),
+        makeSet({torch113Random()}),
+        makeSet({torch113ComputeIntensive()}),
+        {},
+        makeSet({torch113CseRandom()}),
+        makeSet({torch113SideEffectful()}),
     };
     return nvfuser113;
 }

@@ -3,6 +3,8 @@
 
 namespace remat::oplists {
 namespace {
+// The op tables keep several names to a line, as PyTorch's lists do.
+// clang-format off
 
 // torch 1.13 min_cut_rematerialization_partition: recomputable_ops
 constexpr std::string_view kTorch113Recomputable[] = {
@@ -108,20 +110,60 @@ constexpr std::string_view kNewestCseExcluded[] = {
     "aten.rand", "aten.randint", "aten.randn", "aten.randperm", "aten.empty",
 };
 
+// clang-format on
 } // namespace
 
-std::span<const std::string_view> torch113Recomputable() { return kTorch113Recomputable; }
-std::span<const std::string_view> torch113InductorExtra() { return kTorch113InductorExtra; }
-std::span<const std::string_view> torch113Random() { return kRandom; }
-std::span<const std::string_view> torch113ComputeIntensive() { return kTorch113ComputeIntensive; }
-std::span<const std::string_view> torch113CseRandom() { return kTorch113CseRandom; }
-std::span<const std::string_view> newestRecomputableExplicit() { return kNewestRecomputable; }
-std::span<const std::string_view> newestView() { return kNewestView; }
-std::span<const std::string_view> newestRandom() { return kRandom; }
-std::span<const std::string_view> newestComputeIntensive() { return kNewestComputeIntensive; }
-std::span<const std::string_view> newestSymOperators() { return kNewestSymOperators; }
-std::span<const std::string_view> torch113SideEffectful() { return kTorch113SideEffectful; }
-std::span<const std::string_view> newestSideEffectful() { return kNewestSideEffectful; }
-std::span<const std::string_view> newestCseExcluded() { return kNewestCseExcluded; }
+std::span<const std::string_view> torch113Recomputable()
+{
+    return kTorch113Recomputable;
+}
+std::span<const std::string_view> torch113InductorExtra()
+{
+    return kTorch113InductorExtra;
+}
+std::span<const std::string_view> torch113Random()
+{
+    return kRandom;
+}
+std::span<const std::string_view> torch113ComputeIntensive()
+{
+    return kTorch113ComputeIntensive;
+}
+std::span<const std::string_view> torch113CseRandom()
+{
+    return kTorch113CseRandom;
+}
+std::span<const std::string_view> newestRecomputableExplicit()
+{
+    return kNewestRecomputable;
+}
+std::span<const std::string_view> newestView()
+{
+    return kNewestView;
+}
+std::span<const std::string_view> newestRandom()
+{
+    return kRandom;
+}
+std::span<const std::string_view> newestComputeIntensive()
+{
+    return kNewestComputeIntensive;
+}
+std::span<const std::string_view> newestSymOperators()
+{
+    return kNewestSymOperators;
+}
+std::span<const std::string_view> torch113SideEffectful()
+{
+    return kTorch113SideEffectful;
+}
+std::span<const std::string_view> newestSideEffectful()
+{
+    return kNewestSideEffectful;
+}
+std::span<const std::string_view> newestCseExcluded()
+{
+    return kNewestCseExcluded;
+}
 
 } // namespace remat::oplists

@@ -9,6 +9,8 @@
 
 namespace remat::oplists {
 namespace {
+// The op tables keep several names to a line, as PyTorch's lists do.
+// clang-format off
 
 // Packets with an overload tagged `pointwise` (252 entries). torchgen does not copy this tag to
 // `autogen:` variants, so only `func:` entries count.
@@ -89,10 +91,17 @@ constexpr std::string_view kAtenNondeterministicSeeded[] = {
     "aten.scaled_dot_product_attention", "aten.uniform", "aten.uniform_",
 };
 
+// clang-format on
 } // namespace
 
-std::span<const std::string_view> atenPointwise() { return kAtenPointwise; }
+std::span<const std::string_view> atenPointwise()
+{
+    return kAtenPointwise;
+}
 
-std::span<const std::string_view> atenNondeterministicSeeded() { return kAtenNondeterministicSeeded; }
+std::span<const std::string_view> atenNondeterministicSeeded()
+{
+    return kAtenNondeterministicSeeded;
+}
 
 } // namespace remat::oplists

@@ -13,7 +13,7 @@ std::int64_t partitionerSizeOf(const Node& node, RuleSet rules)
         const TensorMeta& t = node.tensor();
         if (!dtypeKnownToTorch113(t.dtype))
             throw Error("node '" + node.name + "': torch 1.13's partitioner cannot size dtype "
-                        + std::string(dtypeName(t.dtype)) + " (its _size_of raises NotImplementedError)");
+                + std::string(dtypeName(t.dtype)) + " (its _size_of raises NotImplementedError)");
         return t.bytes();
     }
     if (node.valueKind == ValueKind::Symbolic)

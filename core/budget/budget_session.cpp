@@ -23,7 +23,8 @@ BudgetSession::BudgetSession(const JointGraph& graph, PartitionOptions options, 
     if (graph.kind() == GraphKind::Forward)
         throw Error(forwardOnlyMessage(graph));
     if (!m_prepared.hasBackward())
-        throw Error(graph.filePath() + ": the graph has no backward, so there is no activation memory to trade");
+        throw Error(
+            graph.filePath() + ": the graph has no backward, so there is no activation memory to trade");
     m_cost.assign(graph.size(), 0.0);
     for (NodeId n : m_prepared.graph().order()) {
         if (graph.node(n).op == NodeOp::CallFunction)
@@ -49,8 +50,8 @@ BudgetedPlan BudgetSession::plan(double budget, const std::optional<MemorySimula
     return evaluate(m_planner.decide(budget), memory);
 }
 
-BudgetedPlan BudgetSession::evaluate(const BudgetDecision& decision,
-                                     const std::optional<MemorySimulationOptions>& memory) const
+BudgetedPlan BudgetSession::evaluate(
+    const BudgetDecision& decision, const std::optional<MemorySimulationOptions>& memory) const
 {
     BudgetedPlan plan;
     plan.budget = decision.budget;
@@ -63,7 +64,8 @@ BudgetedPlan BudgetSession::evaluate(const BudgetDecision& decision,
     if (synthetic)
         plan.result.cutValue.reset(); // no min-cut ran
     applyOffloading(plan.result);
-    std::string note = "memory budget " + pythonFloat(decision.budget) + ": " + std::string(stageName(decision.stage));
+    std::string note
+        = "memory budget " + pythonFloat(decision.budget) + ": " + std::string(stageName(decision.stage));
     if (decision.stage == BudgetStage::Knapsack) {
         note += " (" + std::string(solverName(m_planner.options().solver)) + ") over "
             + std::to_string(m_planner.items().size()) + " candidates, "

@@ -19,8 +19,7 @@ public:
         : m_graph(graph)
         , m_args(graph.children(graph.arg(graph.node(n).args)))
         , m_node(graph.node(n))
-    {
-    }
+    { }
 
     std::optional<Shape> shape(std::size_t i) const
     {
@@ -93,7 +92,7 @@ std::optional<std::int64_t> batchedFlops(const std::optional<Shape>& a, const st
 /// conv_flop_count: prod(conv spatial) * prod(kernel) * batch * c_out * c_in * 2, where the spatial
 /// size is the output's (the input's for a transposed convolution).
 std::optional<std::int64_t> convFlops(const std::optional<Shape>& x, const std::optional<Shape>& w,
-                                      const std::optional<Shape>& out, bool transposed)
+    const std::optional<Shape>& out, bool transposed)
 {
     const auto& spatialOf = transposed ? x : out;
     if (!x || !w || !spatialOf || x->empty() || w->size() < 2 || spatialOf->size() < 2)
@@ -111,8 +110,8 @@ Shape swapFirstTwo(Shape s)
 }
 
 /// sdpa_flop_count: q @ k^T plus attn @ v = 2*b*h*s_q*s_k*(d_q + d_v).
-std::optional<std::int64_t> attentionFlops(const std::optional<Shape>& q, const std::optional<Shape>& k,
-                                           const std::optional<Shape>& v)
+std::optional<std::int64_t> attentionFlops(
+    const std::optional<Shape>& q, const std::optional<Shape>& k, const std::optional<Shape>& v)
 {
     if (!q || !k || !v || q->size() != 4 || k->size() != 4 || v->size() != 4)
         return std::nullopt;
@@ -122,15 +121,15 @@ std::optional<std::int64_t> attentionFlops(const std::optional<Shape>& q, const 
 }
 
 /// sdpa_backward_flop_count: the scores again, then four bmm-equivalents of gradients.
-std::optional<std::int64_t> attentionBackwardFlops(const std::optional<Shape>& q, const std::optional<Shape>& k,
-                                                   const std::optional<Shape>& v)
+std::optional<std::int64_t> attentionBackwardFlops(
+    const std::optional<Shape>& q, const std::optional<Shape>& k, const std::optional<Shape>& v)
 {
     if (!q || !k || !v || q->size() != 4 || k->size() != 4 || v->size() != 4)
         return std::nullopt;
     const auto bh = (*q)[0] * (*q)[1];
     const auto sq = (*q)[2], dq = (*q)[3], sk = (*k)[2], dv = (*v)[3];
-    return bmmFlops(bh, sq, dq, sk) + bmmFlops(bh, sq, dv, sk) + bmmFlops(bh, sk, sq, dv) + bmmFlops(bh, sq, sk, dq)
-        + bmmFlops(bh, dq, sq, sk);
+    return bmmFlops(bh, sq, dq, sk) + bmmFlops(bh, sq, dv, sk) + bmmFlops(bh, sk, sq, dv)
+        + bmmFlops(bh, sq, sk, dq) + bmmFlops(bh, dq, sq, sk);
 }
 
 using Formula = std::function<std::optional<std::int64_t>(const Args&)>;
@@ -140,51 +139,63 @@ const std::map<std::string_view, Formula>& formulas()
     static const std::map<std::string_view, Formula> table {
         {"aten.mm", [](const Args& a) { return mmFlops(a.shape(0), a.shape(1)); }},
         {"aten.addmm", [](const Args& a) { return mmFlops(a.shape(1), a.shape(2)); }},
-        {"aten._scaled_mm", [](const Args& a) { return mmFlops(a.shape(0), a.shape(1)); }}, // newer registries
+        {"aten._scaled_mm",
+            [](const Args& a) { return mmFlops(a.shape(0), a.shape(1)); }}, // newer registries
         {"aten.bmm", [](const Args& a) { return batchedFlops(a.shape(0), a.shape(1)); }},
         {"aten.baddbmm", [](const Args& a) { return batchedFlops(a.shape(1), a.shape(2)); }},
-        {"aten.convolution", [](const Args& a) { return convFlops(a.shape(0), a.shape(1), a.outShape(0), a.flag(6, false)); }},
-        {"aten._convolution", [](const Args& a) { return convFlops(a.shape(0), a.shape(1), a.outShape(0), a.flag(6, false)); }},
+        {"aten.convolution",
+            [](const Args& a) { return convFlops(a.shape(0), a.shape(1), a.outShape(0), a.flag(6, false)); }},
+        {"aten._convolution",
+            [](const Args& a) { return convFlops(a.shape(0), a.shape(1), a.outShape(0), a.flag(6, false)); }},
         {"aten.convolution_backward",
-         [](const Args& a) -> std::optional<std::int64_t> {
-             // (grad_out, input, weight, bias_sizes, stride, padding, dilation, transposed, output_padding,
-             //  groups, output_mask) -> (grad_input, grad_weight, grad_bias)
-             const auto gradOut = a.shape(0), x = a.shape(1), w = a.shape(2);
-             const bool transposed = a.flag(7, false);
-             std::int64_t total = 0;
-             if (a.listFlag(10, 0)) {
-                 const auto f = convFlops(gradOut, w, a.outShape(0), !transposed);
-                 if (!f)
-                     return std::nullopt;
-                 total += *f;
-             }
-             if (a.listFlag(10, 1)) {
-                 if (!gradOut || !x || !a.outShape(1))
-                     return std::nullopt;
-                 const auto gw = swapFirstTwo(*a.outShape(1));
-                 const auto f = transposed ? convFlops(swapFirstTwo(*gradOut), swapFirstTwo(*x), gw, false)
-                                           : convFlops(swapFirstTwo(*x), swapFirstTwo(*gradOut), gw, false);
-                 if (!f)
-                     return std::nullopt;
-                 total += *f;
-             }
-             return total;
-         }},
-        {"aten._scaled_dot_product_efficient_attention", [](const Args& a) { return attentionFlops(a.shape(0), a.shape(1), a.shape(2)); }},
-        {"aten._scaled_dot_product_flash_attention", [](const Args& a) { return attentionFlops(a.shape(0), a.shape(1), a.shape(2)); }},
-        {"aten._scaled_dot_product_cudnn_attention", [](const Args& a) { return attentionFlops(a.shape(0), a.shape(1), a.shape(2)); }},
+            [](const Args& a) -> std::optional<std::int64_t> {
+                // (grad_out, input, weight, bias_sizes, stride, padding, dilation, transposed,
+                // output_padding,
+                //  groups, output_mask) -> (grad_input, grad_weight, grad_bias)
+                const auto gradOut = a.shape(0), x = a.shape(1), w = a.shape(2);
+                const bool transposed = a.flag(7, false);
+                std::int64_t total = 0;
+                if (a.listFlag(10, 0)) {
+                    const auto f = convFlops(gradOut, w, a.outShape(0), !transposed);
+                    if (!f)
+                        return std::nullopt;
+                    total += *f;
+                }
+                if (a.listFlag(10, 1)) {
+                    if (!gradOut || !x || !a.outShape(1))
+                        return std::nullopt;
+                    const auto gw = swapFirstTwo(*a.outShape(1));
+                    const auto f = transposed
+                        ? convFlops(swapFirstTwo(*gradOut), swapFirstTwo(*x), gw, false)
+                        : convFlops(swapFirstTwo(*x), swapFirstTwo(*gradOut), gw, false);
+                    if (!f)
+                        return std::nullopt;
+                    total += *f;
+                }
+                return total;
+            }},
+        {"aten._scaled_dot_product_efficient_attention",
+            [](const Args& a) { return attentionFlops(a.shape(0), a.shape(1), a.shape(2)); }},
+        {"aten._scaled_dot_product_flash_attention",
+            [](const Args& a) { return attentionFlops(a.shape(0), a.shape(1), a.shape(2)); }},
+        {"aten._scaled_dot_product_cudnn_attention",
+            [](const Args& a) { return attentionFlops(a.shape(0), a.shape(1), a.shape(2)); }},
         {"aten._scaled_dot_product_efficient_attention_backward",
-         [](const Args& a) { return attentionBackwardFlops(a.shape(1), a.shape(2), a.shape(3)); }},
+            [](const Args& a) { return attentionBackwardFlops(a.shape(1), a.shape(2), a.shape(3)); }},
         {"aten._scaled_dot_product_flash_attention_backward",
-         [](const Args& a) { return attentionBackwardFlops(a.shape(1), a.shape(2), a.shape(3)); }},
+            [](const Args& a) { return attentionBackwardFlops(a.shape(1), a.shape(2), a.shape(3)); }},
         {"aten._scaled_dot_product_cudnn_attention_backward",
-         [](const Args& a) { return attentionBackwardFlops(a.shape(1), a.shape(2), a.shape(3)); }},
+            [](const Args& a) { return attentionBackwardFlops(a.shape(1), a.shape(2), a.shape(3)); }},
         // Quirk kept: the raw kernels take (batch, seq, heads, dim), but PyTorch's formulas read those
         // shapes as (batch, heads, seq, dim) for non-nested inputs.
-        {"aten._flash_attention_forward", [](const Args& a) { return attentionFlops(a.shape(0), a.shape(1), a.shape(2)); }},
-        {"aten._efficient_attention_forward", [](const Args& a) { return attentionFlops(a.shape(0), a.shape(1), a.shape(2)); }},
-        {"aten._flash_attention_backward", [](const Args& a) { return attentionBackwardFlops(a.shape(1), a.shape(2), a.shape(3)); }},
-        {"aten._efficient_attention_backward", [](const Args& a) { return attentionBackwardFlops(a.shape(1), a.shape(2), a.shape(3)); }},
+        {"aten._flash_attention_forward",
+            [](const Args& a) { return attentionFlops(a.shape(0), a.shape(1), a.shape(2)); }},
+        {"aten._efficient_attention_forward",
+            [](const Args& a) { return attentionFlops(a.shape(0), a.shape(1), a.shape(2)); }},
+        {"aten._flash_attention_backward",
+            [](const Args& a) { return attentionBackwardFlops(a.shape(1), a.shape(2), a.shape(3)); }},
+        {"aten._efficient_attention_backward",
+            [](const Args& a) { return attentionBackwardFlops(a.shape(1), a.shape(2), a.shape(3)); }},
     };
     return table;
 }

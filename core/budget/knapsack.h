@@ -27,14 +27,15 @@ std::optional<KnapsackSolver> parseSolver(std::string_view name);
 std::string solverChoices();
 
 struct KnapsackResult {
-    double value = 0;               ///< runtime of the saved items, as the solver reports it
-    std::vector<int> saved;         ///< item indices, in the solver's order
-    std::vector<int> recomputed;    ///< item indices, in the solver's order
+    double value = 0; ///< runtime of the saved items, as the solver reports it
+    std::vector<int> saved; ///< item indices, in the solver's order
+    std::vector<int> recomputed; ///< item indices, in the solver's order
 };
 
 /// greedy_knapsack: items by runtime/memory, descending (stable; zero memory counts as infinite
 /// ratio where Python would divide by zero), each taken while it fits.
-KnapsackResult greedyKnapsack(std::span<const double> memory, std::span<const double> runtime, double maxMemory);
+KnapsackResult greedyKnapsack(
+    std::span<const double> memory, std::span<const double> runtime, double maxMemory);
 
 /// dp_knapsack: memory quantized to 1/10000 with round-half-to-even, a float32 table, backtracking
 /// from the full capacity: saved ascending, recomputed descending.
@@ -66,7 +67,8 @@ public:
         std::vector<int> items; // ascending index
     };
 
-    ExactKnapsackTable(std::span<const double> memory, std::span<const double> runtime, double maxMemory = 1.0);
+    ExactKnapsackTable(
+        std::span<const double> memory, std::span<const double> runtime, double maxMemory = 1.0);
     KnapsackResult solve(double maxMemory) const;
 
 private:
@@ -74,7 +76,7 @@ private:
         double weight;
         double value;
         int parent; // index in the previous layer
-        int count;  // items of this layer's group taken
+        int count; // items of this layer's group taken
     };
     std::vector<double> m_runtime;
     std::vector<char> m_free;
@@ -98,10 +100,10 @@ public:
 
 private:
     std::vector<std::int64_t> m_qmem;
-    std::int64_t m_capacity = 0;                 ///< largest quantized capacity the table covers
-    std::vector<std::uint64_t> m_changed;        ///< n rows of (capacity + 1) bits
+    std::int64_t m_capacity = 0; ///< largest quantized capacity the table covers
+    std::vector<std::uint64_t> m_changed; ///< n rows of (capacity + 1) bits
     std::size_t m_wordsPerRow = 0;
-    std::vector<float> m_lastRow;                ///< dp[n][*]
+    std::vector<float> m_lastRow; ///< dp[n][*]
 };
 
 } // namespace remat

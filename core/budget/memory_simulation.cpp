@@ -113,8 +113,7 @@ public:
     }
 
     /// Runs until the end (stopAt < 0) or through step `stopAt`; calls `onStep` after each step.
-    template <typename OnStep>
-    void run(int stopAt, OnStep onStep)
+    template <typename OnStep> void run(int stopAt, OnStep onStep)
     {
         int step = 0;
 
@@ -187,7 +186,8 @@ public:
                 out.push_back({m_storages.owner(id), m_storages.bytes(id), m_category[s]});
             }
         }
-        std::stable_sort(out.begin(), out.end(), [](const LiveTensor& a, const LiveTensor& b) { return a.bytes > b.bytes; });
+        std::stable_sort(out.begin(), out.end(),
+            [](const LiveTensor& a, const LiveTensor& b) { return a.bytes > b.bytes; });
         return out;
     }
 
@@ -214,7 +214,10 @@ private:
             }
         }
     }
-    bool keptAfterForward(StorageId s) const { return has(s, Input) || has(s, SavedRole) || has(s, ForwardOutput); }
+    bool keptAfterForward(StorageId s) const
+    {
+        return has(s, Input) || has(s, SavedRole) || has(s, ForwardOutput);
+    }
     bool keptInBackward(StorageId s) const
     {
         return (has(s, Input) && !has(s, Tangent)) || has(s, ForwardOutput) || has(s, Gradient);
@@ -375,7 +378,8 @@ MemorySimulator::MemorySimulator(const WorkGraph& graph, const StorageMap& stora
     }
 }
 
-MemoryProfile MemorySimulator::run(const PartitionResult& result, const MemorySimulationOptions& options) const
+MemoryProfile MemorySimulator::run(
+    const PartitionResult& result, const MemorySimulationOptions& options) const
 {
     MemoryProfile profile;
     profile.backwardOrder = m_backwardOrderer.order(result);
@@ -408,8 +412,8 @@ std::vector<LiveTensor> MemorySimulator::liveAt(const PartitionResult& result, i
     return liveAt(result, m_backwardOrderer.order(result), step);
 }
 
-std::vector<LiveTensor> MemorySimulator::liveAt(const PartitionResult& result, const std::vector<NodeId>& backwardOrder,
-                                                int step) const
+std::vector<LiveTensor> MemorySimulator::liveAt(
+    const PartitionResult& result, const std::vector<NodeId>& backwardOrder, int step) const
 {
     thread_local SimulationState state;
     Simulator replay(*m_graph, *m_storages, m_roles, m_touches, m_nodeKinds, result, backwardOrder, state);
@@ -417,8 +421,8 @@ std::vector<LiveTensor> MemorySimulator::liveAt(const PartitionResult& result, c
     return replay.liveTensors();
 }
 
-MemoryProfile simulateMemory(const WorkGraph& graph, const StorageMap& storages, const PartitionResult& result,
-                             const MemorySimulationOptions& options)
+MemoryProfile simulateMemory(const WorkGraph& graph, const StorageMap& storages,
+    const PartitionResult& result, const MemorySimulationOptions& options)
 {
     return MemorySimulator(graph, storages).run(result, options);
 }

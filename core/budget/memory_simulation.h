@@ -14,11 +14,11 @@ namespace remat {
 
 /// What a live allocation is, for the memory timeline.
 enum class MemoryCategory : std::uint8_t {
-    Inputs,      ///< parameters and inputs (primals, constants): live throughout
-    Saved,       ///< saved for the backward: from the forward until their last backward use
-    Outputs,     ///< forward outputs (the loss...): held by the caller until the end
-    Recomputed,  ///< forward values the backward recomputes
-    Gradients,   ///< incoming gradients (tangents) and the gradients the backward returns
+    Inputs, ///< parameters and inputs (primals, constants): live throughout
+    Saved, ///< saved for the backward: from the forward until their last backward use
+    Outputs, ///< forward outputs (the loss...): held by the caller until the end
+    Recomputed, ///< forward values the backward recomputes
+    Gradients, ///< incoming gradients (tangents) and the gradients the backward returns
     Temporaries, ///< everything else, freed after its last use
 };
 constexpr std::size_t kMemoryCategoryCount = 6;
@@ -38,25 +38,25 @@ struct MemoryStep {
 };
 
 struct LiveTensor {
-    NodeId owner;  ///< the node that allocated it
+    NodeId owner; ///< the node that allocated it
     std::int64_t bytes;
     MemoryCategory category;
 };
 
 struct MemoryProfile {
     std::int64_t peakBytes = 0;
-    int peakStep = -1;              ///< index into the forward-then-backward steps
+    int peakStep = -1; ///< index into the forward-then-backward steps
     Phase peakPhase = Phase::Forward;
     NodeId peakNode = kNoNode;
     std::vector<LiveTensor> liveAtPeak; ///< largest first
-    std::vector<MemoryStep> timeline;   ///< one step per executed node, forward then backward
-    std::vector<NodeId> backwardOrder;  ///< the backward as it runs (after the autograd reordering)
+    std::vector<MemoryStep> timeline; ///< one step per executed node, forward then backward
+    std::vector<NodeId> backwardOrder; ///< the backward as it runs (after the autograd reordering)
     int forwardSteps = 0;
     std::int64_t peakHostBytes = 0; ///< the most offloaded bytes on the host at once
 };
 
 struct MemorySimulationOptions {
-    bool timeline = true;   ///< keep every step (the peak alone is cheaper)
+    bool timeline = true; ///< keep every step (the peak alone is cheaper)
     bool liveAtPeak = true; ///< list the tensors alive at the peak
 };
 
@@ -77,7 +77,8 @@ public:
     };
 
 private:
-    std::vector<LiveTensor> liveAt(const PartitionResult& result, const std::vector<NodeId>& backwardOrder, int step) const;
+    std::vector<LiveTensor> liveAt(
+        const PartitionResult& result, const std::vector<NodeId>& backwardOrder, int step) const;
 
     const WorkGraph* m_graph;
     const StorageMap* m_storages;
@@ -94,7 +95,7 @@ private:
 /// (result.offloaded) leaves the device after its last forward use, where 2.14's pass puts its copy
 /// to the host, and comes back right before the first backward step that reads it (its reload);
 /// in between its bytes count as hostBytes, not on the device.
-MemoryProfile simulateMemory(const WorkGraph& graph, const StorageMap& storages, const PartitionResult& result,
-                             const MemorySimulationOptions& options = {});
+MemoryProfile simulateMemory(const WorkGraph& graph, const StorageMap& storages,
+    const PartitionResult& result, const MemorySimulationOptions& options = {});
 
 } // namespace remat

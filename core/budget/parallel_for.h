@@ -16,7 +16,7 @@ namespace remat {
 /// thread included. Stops handing out items once `cancel` is set. The first exception a worker
 /// throws is rethrown here after every thread has finished.
 inline void parallelFor(std::size_t count, int threads, const std::function<void(std::size_t)>& work,
-                        const std::atomic<bool>* cancel = nullptr)
+    const std::atomic<bool>* cancel = nullptr)
 {
     if (threads <= 0)
         threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));

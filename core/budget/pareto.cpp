@@ -26,8 +26,7 @@ public:
     Sweep(const BudgetSession& session, const ParetoOptions& options)
         : m_session(session)
         , m_options(options)
-    {
-    }
+    { }
 
     ParetoResult run()
     {
@@ -88,7 +87,8 @@ private:
         }
         std::vector<int> ids(budgets.size(), -1);
         parallelFor(
-            budgets.size(), m_options.threads, [&](std::size_t i) { ids[i] = planFor(budgets[i]); }, m_options.cancel);
+            budgets.size(), m_options.threads, [&](std::size_t i) { ids[i] = planFor(budgets[i]); },
+            m_options.cancel);
         for (std::size_t i = 0; i < budgets.size(); ++i) {
             if (ids[i] >= 0)
                 m_samples.emplace_back(budgets[i], ids[i]);

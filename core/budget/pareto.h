@@ -12,8 +12,8 @@
 namespace remat {
 
 struct ParetoProgress {
-    int evaluated = 0;     ///< budgets evaluated so far
-    int scheduled = 0;     ///< budgets scheduled so far (grows while bisecting)
+    int evaluated = 0; ///< budgets evaluated so far
+    int scheduled = 0; ///< budgets scheduled so far (grows while bisecting)
     int distinctPlans = 0; ///< plans found so far
     bool refining = false; ///< past the initial grid, bisecting between neighbours
 };
@@ -21,9 +21,9 @@ struct ParetoProgress {
 struct ParetoResult;
 
 struct ParetoOptions {
-    int points = 101;         ///< the initial grid: budgets i / (points - 1), i = 0..points-1
+    int points = 101; ///< the initial grid: budgets i / (points - 1), i = 0..points-1
     double resolution = 1e-6; ///< bisection stops when two budgets with different plans are this close
-    int threads = 0;          ///< 0: one per hardware thread
+    int threads = 0; ///< 0: one per hardware thread
     bool simulatePeak = true;
     const std::atomic<bool>* cancel = nullptr;
     /// Called from worker threads, never two at a time; keep it short (post to the GUI thread).
@@ -36,7 +36,7 @@ struct ParetoOptions {
 
 /// One plan of the sweep, over the contiguous range of budgets that produced it.
 struct ParetoPoint {
-    double budget = 0;    ///< the lowest budget of the sweep that gave this plan
+    double budget = 0; ///< the lowest budget of the sweep that gave this plan
     double budgetMax = 0; ///< the highest: the plan holds on [budget, budgetMax]
     BudgetStage stage = BudgetStage::RuntimeOptimal;
     PlanMetrics metrics;

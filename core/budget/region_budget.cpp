@@ -25,7 +25,8 @@ std::string pythonFloat(double value)
 void checkMemoryBudget(double budget)
 {
     if (!(budget >= 0 && budget <= 1))
-        throw Error("The valid ranges for memory budget are 0 <= m <= 1. The provided value is " + pythonFloat(budget));
+        throw Error("The valid ranges for memory budget are 0 <= m <= 1. The provided value is "
+            + pythonFloat(budget));
 }
 
 ResolvedBudget resolveMemoryBudget(const WorkGraph& graph, const NodeClasses& classes, double configured)
@@ -43,15 +44,15 @@ ResolvedBudget resolveMemoryBudget(const WorkGraph& graph, const NodeClasses& cl
         if (resolved.fromNode == kNoNode) {
             resolved = {*budget, n};
         } else if (*budget != resolved.budget) {
-            throw Error("conflicting budgets: node '" + joint.node(resolved.fromNode).name + "' has memory_budget "
-                        + pythonFloat(resolved.budget) + " but node '" + joint.node(n).name + "' has "
-                        + pythonFloat(*budget) + " (one graph is partitioned under one budget)");
+            throw Error("conflicting budgets: node '" + joint.node(resolved.fromNode).name
+                + "' has memory_budget " + pythonFloat(resolved.budget) + " but node '" + joint.node(n).name
+                + "' has " + pythonFloat(*budget) + " (one graph is partitioned under one budget)");
         }
     }
     if (resolved.fromNode != kNoNode && missing != kNoNode)
         throw Error("the memory_budget " + pythonFloat(resolved.budget) + " of node '"
-                    + joint.node(resolved.fromNode).name + "' must cover the entire forward, but forward node '"
-                    + joint.node(missing).name + "' has none");
+            + joint.node(resolved.fromNode).name + "' must cover the entire forward, but forward node '"
+            + joint.node(missing).name + "' has none");
     checkMemoryBudget(resolved.budget);
     return resolved;
 }

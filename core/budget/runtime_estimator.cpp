@@ -39,7 +39,8 @@ std::optional<std::string> unreproducibleEstimatorReason(std::string_view name)
            "measured timings cannot be reproduced from a graph file; use roofline, which stands in for it";
 }
 
-RuntimeEstimator::RuntimeEstimator(const JointGraph& graph, RuntimeEstimatorKind kind, const DeviceProfile* device)
+RuntimeEstimator::RuntimeEstimator(
+    const JointGraph& graph, RuntimeEstimatorKind kind, const DeviceProfile* device)
     : m_graph(&graph)
     , m_kind(kind)
 {
@@ -89,14 +90,16 @@ double rooflineMilliseconds(const JointGraph& graph, NodeId n, const DeviceProfi
         return 0;
     const OpInfo& op = graph.opOf(n);
     // Views, getitems and splits only describe memory: no kernel runs.
-    if (op.packet == "_operator.getitem" || StorageMap::isViewPacket(op.packet) || StorageMap::isSplitPacket(op.packet))
+    if (op.packet == "_operator.getitem" || StorageMap::isViewPacket(op.packet)
+        || StorageMap::isSplitPacket(op.packet))
         return 0;
     std::int64_t bytes = valueBytes(node);
     for (NodeId input : node.inputs)
         bytes += valueBytes(graph.node(input));
     double seconds = static_cast<double>(bytes) / device.memoryBandwidth;
     if (const auto flops = registeredFlops(graph, n)) {
-        seconds = std::max(seconds, static_cast<double>(*flops) / device.matmulRate(computeDtype(graph, n, true)));
+        seconds = std::max(
+            seconds, static_cast<double>(*flops) / device.matmulRate(computeDtype(graph, n, true)));
     } else {
         // One operation per output element: pointwise ops and reductions are bandwidth-bound anyway.
         std::int64_t elements = 0;
@@ -104,7 +107,8 @@ double rooflineMilliseconds(const JointGraph& graph, NodeId n, const DeviceProfi
             if (value)
                 elements += value->numel();
         }
-        seconds = std::max(seconds, static_cast<double>(elements) / device.vectorRate(computeDtype(graph, n, false)));
+        seconds = std::max(
+            seconds, static_cast<double>(elements) / device.vectorRate(computeDtype(graph, n, false)));
     }
     return seconds * 1e3;
 }

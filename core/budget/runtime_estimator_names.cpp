@@ -20,7 +20,8 @@ std::string_view estimatorName(RuntimeEstimatorKind kind)
 
 std::optional<RuntimeEstimatorKind> parseEstimator(std::string_view name)
 {
-    for (auto kind : {RuntimeEstimatorKind::Flops, RuntimeEstimatorKind::Testing, RuntimeEstimatorKind::Roofline}) {
+    for (auto kind :
+        {RuntimeEstimatorKind::Flops, RuntimeEstimatorKind::Testing, RuntimeEstimatorKind::Roofline}) {
         if (estimatorName(kind) == name)
             return kind;
     }

@@ -10,21 +10,68 @@ namespace {
 
 // Overload packets whose result is a view of args[0] (PyTorch's view semantics, aten and prims).
 constexpr std::array<std::string_view, 48> kViewPackets {
-    "aten.view", "aten._reshape_alias", "aten._unsafe_view", "aten.t", "aten.transpose", "aten.permute",
-    "aten.expand", "aten.expand_as", "aten.slice", "aten.select", "aten.squeeze", "aten.unsqueeze",
-    "aten.alias", "aten.detach", "aten.as_strided", "aten.diagonal", "aten.narrow", "aten.unfold",
-    "aten.view_as_real", "aten.view_as_complex", "aten.view_as", "aten.unflatten", "aten.movedim",
-    "aten.moveaxis", "aten.swapaxes", "aten.swapdims", "aten.numpy_T", "aten.mT", "aten.mH", "aten.adjoint",
-    "aten.real", "aten.imag", "aten._conj", "aten._neg_view", "aten.lift_fresh", "aten.indices",
-    "aten.values", "aten.matrix_H", "aten.T", "aten.H", "aten.ccol_indices", "aten.crow_indices",
-    "prims.view_of", "prims.broadcast_in_dim", "prims.squeeze", "prims.transpose", "prims.collapse_view",
+    "aten.view",
+    "aten._reshape_alias",
+    "aten._unsafe_view",
+    "aten.t",
+    "aten.transpose",
+    "aten.permute",
+    "aten.expand",
+    "aten.expand_as",
+    "aten.slice",
+    "aten.select",
+    "aten.squeeze",
+    "aten.unsqueeze",
+    "aten.alias",
+    "aten.detach",
+    "aten.as_strided",
+    "aten.diagonal",
+    "aten.narrow",
+    "aten.unfold",
+    "aten.view_as_real",
+    "aten.view_as_complex",
+    "aten.view_as",
+    "aten.unflatten",
+    "aten.movedim",
+    "aten.moveaxis",
+    "aten.swapaxes",
+    "aten.swapdims",
+    "aten.numpy_T",
+    "aten.mT",
+    "aten.mH",
+    "aten.adjoint",
+    "aten.real",
+    "aten.imag",
+    "aten._conj",
+    "aten._neg_view",
+    "aten.lift_fresh",
+    "aten.indices",
+    "aten.values",
+    "aten.matrix_H",
+    "aten.T",
+    "aten.H",
+    "aten.ccol_indices",
+    "aten.crow_indices",
+    "prims.view_of",
+    "prims.broadcast_in_dim",
+    "prims.squeeze",
+    "prims.transpose",
+    "prims.collapse_view",
     "prims.split_dim",
 };
 
 // Multi-output ops whose elements are all views of args[0].
 constexpr std::array<std::string_view, 11> kSplitPackets {
-    "aten.split", "aten.split_with_sizes", "aten.unbind", "aten.chunk", "aten.tensor_split",
-    "aten.unsafe_split", "aten.unsafe_split_with_sizes", "aten.unsafe_chunk", "aten.hsplit", "aten.vsplit",
+    "aten.split",
+    "aten.split_with_sizes",
+    "aten.unbind",
+    "aten.chunk",
+    "aten.tensor_split",
+    "aten.unsafe_split",
+    "aten.unsafe_split_with_sizes",
+    "aten.unsafe_chunk",
+    "aten.hsplit",
+    "aten.vsplit",
     "aten.dsplit",
 };
 
@@ -129,7 +176,8 @@ StorageMap::StorageMap(const WorkGraph& graph)
                 alias = node.valueKind == ValueKind::Tensor;
             else if (isSplitPacket(op.packet))
                 alias = node.valueKind == ValueKind::TensorList;
-            else if (op.isOverload && op.name.size() > 1 && op.name.back() == '_' && !op.name.starts_with("__"))
+            else if (op.isOverload && op.name.size() > 1 && op.name.back() == '_'
+                && !op.name.starts_with("__"))
                 alias = node.valueKind == ValueKind::Tensor; // in place: returns self
             else if (op.packet == "aten.reshape")
                 alias = node.valueKind == ValueKind::Tensor && isContiguous(from);

@@ -43,7 +43,8 @@ public:
     std::span<const StorageId> allocatedBy(NodeId n) const
     {
         const auto i = static_cast<std::size_t>(n);
-        return {m_allocated.data() + m_allocatedOffsets[i], m_allocatedOffsets[i + 1] - m_allocatedOffsets[i]};
+        return {
+            m_allocated.data() + m_allocatedOffsets[i], m_allocatedOffsets[i + 1] - m_allocatedOffsets[i]};
     }
 
     /// The alias rule for one op, for tests and explanations: does its result share args[0]'s storage?

@@ -25,8 +25,7 @@ struct Arg {
     };
     Arg()
         : integer(0)
-    {
-    }
+    { }
 };
 
 using ArgIndex = std::uint32_t;

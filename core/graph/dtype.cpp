@@ -58,10 +58,14 @@ struct DtypeAlias {
     Dtype dtype;
 };
 constexpr std::array kAliases {
-    DtypeAlias {"float", Dtype::Float32},   DtypeAlias {"double", Dtype::Float64},
-    DtypeAlias {"half", Dtype::Float16},    DtypeAlias {"cfloat", Dtype::Complex64},
-    DtypeAlias {"cdouble", Dtype::Complex128}, DtypeAlias {"chalf", Dtype::Complex32},
-    DtypeAlias {"short", Dtype::Int16},     DtypeAlias {"int", Dtype::Int32},
+    DtypeAlias {"float", Dtype::Float32},
+    DtypeAlias {"double", Dtype::Float64},
+    DtypeAlias {"half", Dtype::Float16},
+    DtypeAlias {"cfloat", Dtype::Complex64},
+    DtypeAlias {"cdouble", Dtype::Complex128},
+    DtypeAlias {"chalf", Dtype::Complex32},
+    DtypeAlias {"short", Dtype::Int16},
+    DtypeAlias {"int", Dtype::Int32},
     DtypeAlias {"long", Dtype::Int64},
 };
 

@@ -12,8 +12,7 @@ class Error : public std::runtime_error {
 public:
     explicit Error(const std::string& message)
         : std::runtime_error(message)
-    {
-    }
+    { }
 };
 
 } // namespace remat

@@ -63,14 +63,14 @@ struct Node {
     std::string name;
     NodeOp op = NodeOp::CallFunction;
     OpId target = 0;
-    ArgIndex args = 0;   // a List in the graph's arg pool
+    ArgIndex args = 0; // a List in the graph's arg pool
     ArgIndex kwargs = 0; // a Dict in the graph's arg pool
     ValueKind valueKind = ValueKind::None;
     /// One entry for a tensor; one per element (nullopt for non-tensors) for a list.
     std::vector<std::optional<TensorMeta>> values;
     NodeMeta meta;
     std::vector<NodeId> inputs; // distinct nodes referenced by args/kwargs, first-use order
-    std::vector<NodeId> users;  // distinct consumers in graph order
+    std::vector<NodeId> users; // distinct consumers in graph order
     OutOfLine<SymbolicText> symbolic;
     bool symbolicFloat = false; ///< a SymFloat (2.14's sym_node_size: 4, else 1)
 

@@ -7,8 +7,8 @@ namespace remat {
 namespace {
 
 // Python modules whose callables appear as FX targets; "math.floor" is a function, not an op.
-constexpr std::array<std::string_view, 8> kPythonModules {"_operator", "operator", "builtins", "torch",
-                                                          "math",      "functools", "_functools", "typing"};
+constexpr std::array<std::string_view, 8> kPythonModules {
+    "_operator", "operator", "builtins", "torch", "math", "functools", "_functools", "typing"};
 
 bool isPythonModule(std::string_view head)
 {

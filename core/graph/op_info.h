@@ -8,10 +8,10 @@ namespace remat {
 
 /// A node target, split the way PyTorch's `get_aten_target` sees it.
 struct OpInfo {
-    std::string target;    ///< as written: "aten.mm.default", "_operator.getitem", "primals_1"
-    std::string packet;    ///< overload packet "aten.mm" for op overloads, else the target itself
+    std::string target; ///< as written: "aten.mm.default", "_operator.getitem", "primals_1"
+    std::string packet; ///< overload packet "aten.mm" for op overloads, else the target itself
     std::string nameSpace; ///< "aten", "prims", "_c10d_functional"...; empty for non-overloads
-    std::string name;      ///< "mm"; the last component for Python callables ("getitem")
+    std::string name; ///< "mm"; the last component for Python callables ("getitem")
     bool isOverload = false;
 };
 

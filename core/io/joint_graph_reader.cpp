@@ -289,8 +289,8 @@ private:
         const simdjson::dom::array nodes(v);
         // Parsed in parts: room for as many nodes per byte as the head has, and some more.
         const auto count = static_cast<double>(nodes.size());
-        m_builder.reserve(m_headShare < 1.0 ? static_cast<std::size_t>(1.1 * count / m_headShare) + 64
-                                            : nodes.size());
+        m_builder.reserve(
+            m_headShare < 1.0 ? static_cast<std::size_t>(1.1 * count / m_headShare) + 64 : nodes.size());
         m_nextId = 0;
         readNodeList(nodes);
         m_sawNodes = true;

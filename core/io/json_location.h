@@ -7,7 +7,7 @@
 namespace remat {
 
 struct TextLocation {
-    std::size_t line = 1;   // 1-based
+    std::size_t line = 1; // 1-based
     std::size_t column = 1; // 1-based, in bytes
 };
 

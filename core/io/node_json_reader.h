@@ -12,19 +12,18 @@ namespace remat {
 /// A node reference to a name no earlier node has: the caller decides whether the name is
 /// unknown or belongs to a later node (a cycle or a misordered file).
 struct UnresolvedReference {
-    std::string node;  ///< "'mul'" or "#12"
+    std::string node; ///< "'mul'" or "#12"
     std::string field; ///< "args[1]"
-    std::string name;  ///< the name referred to
+    std::string name; ///< the name referred to
 };
 
-/// Turns one node object of a joint-graph file (a parsed simdjson DOM element) into a Node. Throws remat::Error ("node 'x': val.shape[1]: negative size -4")
-/// or UnresolvedReference.
+/// Turns one node object of a joint-graph file (a parsed simdjson DOM element) into a Node. Throws
+/// remat::Error ("node 'x': val.shape[1]: negative size -4") or UnresolvedReference.
 class NodeJsonReader {
 public:
     explicit NodeJsonReader(JointGraphBuilder& builder)
         : m_builder(builder)
-    {
-    }
+    { }
 
     /// Fills `node` (default-constructed, the builder's own: see JointGraphBuilder::newNode).
     void read(simdjson::dom::element value, NodeId id, Node& node);
@@ -42,7 +41,7 @@ private:
     void readValue(simdjson::dom::element value, Node& node) const;
     /// Keys of a `val` object that say what else it is.
     struct TensorKeys {
-        bool symbolic = false;    ///< "sym": a symbolic value, not a tensor
+        bool symbolic = false; ///< "sym": a symbolic value, not a tensor
         bool freeSymbols = false; ///< "free_symbols": the symbols of its sizes
     };
     /// Fills `meta`; with `orSymbolic`, a "sym" key makes it a symbolic value instead (left to

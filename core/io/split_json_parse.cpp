@@ -153,10 +153,10 @@ struct SplitJsonDocuments::Shared {
 
     std::mutex mutex;
     std::condition_variable changed;
-    std::size_t finished = 0;                ///< later parts the other core is done with, in order
-    std::size_t parsed = 0;                  ///< of them, those that parsed as more nodes
-    std::size_t lastPart = kNoPart;          ///< the one that runs to the end of the text
-    std::size_t firstComma = kNoComma;       ///< where the head ends, as this core found it
+    std::size_t finished = 0; ///< later parts the other core is done with, in order
+    std::size_t parsed = 0; ///< of them, those that parsed as more nodes
+    std::size_t lastPart = kNoPart; ///< the one that runs to the end of the text
+    std::size_t firstComma = kNoComma; ///< where the head ends, as this core found it
     std::size_t helperFirstComma = kNoComma; ///< and as the other core did: they must agree
 
     void publish(bool ok, bool last)
@@ -254,8 +254,7 @@ void readAndParseLaterParts(int fd, SplitJsonDocuments::Shared& shared) noexcept
 struct FileCloser {
     explicit FileCloser(int file)
         : fd(file)
-    {
-    }
+    { }
     FileCloser(const FileCloser&) = delete;
     FileCloser& operator=(const FileCloser&) = delete;
     ~FileCloser() { ::close(fd); }
@@ -267,8 +266,7 @@ struct FileCloser {
 SplitJsonDocuments::SplitJsonDocuments(std::shared_ptr<Shared> shared, std::unique_ptr<OtherCoreTask> task)
     : m_shared(std::move(shared))
     , m_task(std::move(task))
-{
-}
+{ }
 
 SplitJsonDocuments::~SplitJsonDocuments()
 {
@@ -289,7 +287,7 @@ const simdjson::dom::document* SplitJsonDocuments::later(std::size_t i) const
     std::unique_lock lock(m_shared->mutex);
     m_shared->changed.wait(lock, [&] { return m_shared->finished > i; });
     return i < m_shared->parsed && m_shared->helperFirstComma == m_shared->firstComma ? &m_shared->later[i]
-                                                                                       : nullptr;
+                                                                                      : nullptr;
 }
 
 bool SplitJsonDocuments::isLast(std::size_t i) const

@@ -187,7 +187,7 @@ public:
         OpId target;
         std::uint64_t digest;
         std::uint64_t region; // torch 2.x's mutation region when the node was seen
-        std::int32_t next;    // the entry seen before it with the same digest, or -1
+        std::int32_t next; // the entry seen before it with the same digest, or -1
     };
 
     explicit FirstSeenTable(std::size_t expected)
@@ -238,8 +238,8 @@ private:
         const std::size_t mask = m_heads.size() - 1;
         std::size_t i = static_cast<std::size_t>(digest ^ (digest >> 29)) & mask;
         while (m_heads[i].entry >= 0
-               && (m_heads[i].tag != tagOf(digest)
-                   || m_entries[static_cast<std::size_t>(m_heads[i].entry)].digest != digest))
+            && (m_heads[i].tag != tagOf(digest)
+                || m_entries[static_cast<std::size_t>(m_heads[i].entry)].digest != digest))
             i = (i + 1) & mask;
         return i;
     }

@@ -14,8 +14,8 @@
 namespace remat {
 namespace {
 
-void fillNoMinCutDetails(const JointGraph& graph, const WorkGraph& work, const OpCategories& ops,
-                         PartitionResult& result)
+void fillNoMinCutDetails(
+    const JointGraph& graph, const WorkGraph& work, const OpCategories& ops, PartitionResult& result)
 {
     result.mergedInto.assign(graph.size(), kNoNode);
     result.weights.assign(graph.size(), PartitionResult::kNoWeightEdge);
@@ -45,7 +45,7 @@ void defaultPartitionTorch113(const JointGraph& graph, const OpCategories& ops, 
             for (NodeId user : work.users(n)) {
                 if (!ops.getitem(graph.node(user).target))
                     throw Error("default partition: '" + node.name + "' returns several values but its user '"
-                                + graph.node(user).name + "' is not a getitem");
+                        + graph.node(user).name + "' is not a getitem");
                 saved.push_back(user);
             }
         } else {
@@ -69,7 +69,8 @@ void defaultPartitionNewest(const JointGraph& graph, const OpCategories& ops, Pa
     auto& tags = result.effectiveTags;
     bool hasRecomputeTags = false;
     for (auto t : tags)
-        hasRecomputeTags = hasRecomputeTags || t == CheckpointPolicy::MustRecompute || t == CheckpointPolicy::PreferRecompute;
+        hasRecomputeTags = hasRecomputeTags || t == CheckpointPolicy::MustRecompute
+            || t == CheckpointPolicy::PreferRecompute;
     if (hasRecomputeTags)
         cleanupRecomputeTags(work, tags, true);
     forceSaveCollectives(work, ops, tags);
@@ -118,12 +119,14 @@ void defaultPartitionNewest(const JointGraph& graph, const OpCategories& ops, Pa
         if (node.op == NodeOp::CallFunction && ops.sideEffectful(node.target) && !ops.random(node.target)) {
             if (hasRecomputeTags)
                 throw Error("default partition: trying to apply activation checkpointing on a graph with the "
-                            "impure op '" + node.name + "' (" + info.target + ")");
+                            "impure op '"
+                    + node.name + "' (" + info.target + ")");
             saved.push_back(n);
             continue;
         }
         if (node.op == NodeOp::CallFunction && node.valueKind == ValueKind::None)
-            throw Error("default partition: '" + node.name + "' (" + info.target + ") has no tensor value to save");
+            throw Error(
+                "default partition: '" + node.name + "' (" + info.target + ") has no tensor value to save");
         bool usedByBackward = false;
         bool onlySizesInBackward = true;
         for (NodeId u : users) {

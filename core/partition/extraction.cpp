@@ -66,7 +66,8 @@ void Extractor::extract(std::span<const std::uint8_t> available, std::span<const
 {
     const WorkGraph& graph = *m_graph;
     const auto isInput = [&](NodeId n) { return (available[static_cast<std::size_t>(n)] & kInputNode) != 0; };
-    const auto isAvailable = [&](NodeId n) { return (available[static_cast<std::size_t>(n)] & kAvailableNode) != 0; };
+    const auto isAvailable
+        = [&](NodeId n) { return (available[static_cast<std::size_t>(n)] & kAvailableNode) != 0; };
     for (NodeId o : outputs) {
         if (o != kNoNode && !isAvailable(o))
             throw Error("the " + m_graphName + " graph must output '" + graph.node(o).name
@@ -124,7 +125,7 @@ void Extractor::extract(std::span<const std::uint8_t> available, std::span<const
 }
 
 ExtractedGraph extractSubgraph(const WorkGraph& graph, std::span<const NodeId> inputs,
-                               std::span<const NodeId> outputs, const ExtractionRules& rules)
+    std::span<const NodeId> outputs, const ExtractionRules& rules)
 {
     const Extractor extractor(graph, rules);
     std::vector<std::uint8_t> state;

@@ -12,7 +12,8 @@ namespace remat {
 
 /// A forward or backward graph cut out of the joint graph, as _extract_graph_with_inputs_outputs does.
 struct ExtractedGraph {
-    std::vector<NodeId> nodes; ///< the inputs (placeholders, in input order), then computed nodes in joint order
+    std::vector<NodeId>
+        nodes; ///< the inputs (placeholders, in input order), then computed nodes in joint order
     std::vector<char> contains; ///< per joint node id
     std::vector<NodeId> unusedInputs; ///< inputs nothing in the graph reads
 
@@ -65,6 +66,6 @@ private:
 /// then drops what neither an output nor an impure node needs. This copying is what recomputes
 /// forward values in the backward. Throws remat::Error when an output cannot be computed.
 ExtractedGraph extractSubgraph(const WorkGraph& graph, std::span<const NodeId> inputs,
-                               std::span<const NodeId> outputs, const ExtractionRules& rules);
+    std::span<const NodeId> outputs, const ExtractionRules& rules);
 
 } // namespace remat

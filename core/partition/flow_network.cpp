@@ -6,8 +6,8 @@
 // GCC 12 reports -Wmaybe-uninitialized inside Boost.Graph's edge iterators once they are inlined
 // here (a known false positive of boost::optional); the rest of the file keeps every warning.
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#include <boost/graph/compressed_sparse_row_graph.hpp>
 #include <boost/graph/boykov_kolmogorov_max_flow.hpp>
+#include <boost/graph/compressed_sparse_row_graph.hpp>
 
 #include <limits>
 
@@ -68,8 +68,7 @@ std::vector<int> infiniteEdgeParents(const GroupedEdges& grouped, InfiniteEdge i
 
 FlowNetwork::FlowNetwork(int vertexCount)
     : m_vertexCount(vertexCount)
-{
-}
+{ }
 
 void FlowNetwork::addEdge(int from, int to, Capacity capacity)
 {
@@ -84,8 +83,8 @@ void FlowNetwork::addInfiniteEdge(int from, int to)
 std::vector<int> FlowNetwork::infinitePath() const
 {
     const auto vertices = static_cast<std::size_t>(m_vertexCount);
-    const auto grouped
-        = groupBySource(vertices, m_edges.size(), [&](std::size_t i) { return static_cast<std::size_t>(m_edges[i].from); });
+    const auto grouped = groupBySource(
+        vertices, m_edges.size(), [&](std::size_t i) { return static_cast<std::size_t>(m_edges[i].from); });
     const auto parent = infiniteEdgeParents(
         grouped, [&](std::uint32_t i) { return m_edges[i].infinite ? &m_edges[i] : nullptr; });
     std::vector<int> path;
@@ -159,8 +158,8 @@ std::optional<FlowNetwork::Cut> FlowNetwork::minimumCut() const
     std::vector<long> distance(vertices, 0);
 
     Cut cut;
-    cut.value = boost::boykov_kolmogorov_max_flow(
-        graph, boost::make_iterator_property_map(capacity.begin(), edgeIndex),
+    cut.value = boost::boykov_kolmogorov_max_flow(graph,
+        boost::make_iterator_property_map(capacity.begin(), edgeIndex),
         boost::make_iterator_property_map(residual.begin(), edgeIndex),
         boost::make_iterator_property_map(reverse.begin(), edgeIndex),
         boost::make_iterator_property_map(predecessor.begin(), vertexIndex),

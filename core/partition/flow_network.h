@@ -36,7 +36,7 @@ public:
     struct Cut {
         Capacity value = 0;
         std::vector<char> sinkSide; ///< per vertex
-        std::vector<int> cutEdges;  ///< indices into edges(): source side -> sink side
+        std::vector<int> cutEdges; ///< indices into edges(): source side -> sink side
     };
     /// Throws remat::Error if the sum of finite capacities overflows 64 bits.
     /// Returns nullopt when a path of infinite edges joins source and sink (no finite cut);

@@ -214,8 +214,8 @@ void ForwardBackwardSplitter::keepWhatAutogradOrderReaches(
     std::erase_if(bw.nodes, [&](NodeId n) { return keep[static_cast<std::size_t>(n)] == 0; });
 }
 
-void splitForwardBackward(const WorkGraph& graph, const OpCategories& ops, std::vector<NodeId> saved,
-                          PartitionResult& result)
+void splitForwardBackward(
+    const WorkGraph& graph, const OpCategories& ops, std::vector<NodeId> saved, PartitionResult& result)
 {
     ForwardBackwardSplitter(graph, ops).split(std::move(saved), result);
 }

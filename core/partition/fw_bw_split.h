@@ -33,7 +33,7 @@ private:
     void bindSymbols(std::vector<NodeId>& savedSym, const std::vector<NodeId>& saved) const;
 
     const WorkGraph& m_graph;
-    std::vector<NodeId> m_primals;  ///< forward inputs
+    std::vector<NodeId> m_primals; ///< forward inputs
     std::vector<NodeId> m_tangents; ///< backward inputs besides the saved values
     std::vector<char> m_isTangent;
     std::vector<char> m_isCallFunction;
@@ -52,7 +52,7 @@ private:
 };
 
 /// A one-off split.
-void splitForwardBackward(const WorkGraph& graph, const OpCategories& ops, std::vector<NodeId> saved,
-                          PartitionResult& result);
+void splitForwardBackward(
+    const WorkGraph& graph, const OpCategories& ops, std::vector<NodeId> saved, PartitionResult& result);
 
 } // namespace remat

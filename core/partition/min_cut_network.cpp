@@ -103,7 +103,7 @@ SplitNodeNetwork::Solution SplitNodeNetwork::solve() const
     if (!cut) {
         throw Error("cannot partition: a value the backward needs can be neither saved nor recomputed "
                     "(every way to it passes a banned node or an unsaveable value): "
-                    + describeInfinitePath(m_network.infinitePath()));
+            + describeInfinitePath(m_network.infinitePath()));
     }
     Solution solution;
     solution.cutValue = cut->value;

@@ -31,9 +31,9 @@ public:
     std::vector<BannedNode> takeBanned() { return std::move(m_banned); }
     /// X must be computed in the backward; `why` (a recompute tag, say) explains a failed cut.
     void inToSink(NodeId n, std::string why = {});
-    void outToSink(NodeId n);   ///< X must be available in the backward
+    void outToSink(NodeId n); ///< X must be available in the backward
     void saveEdge(NodeId n, std::int64_t capacity); ///< X_in -> X_out; PartitionResult::kInfiniteWeight = inf
-    void dataEdge(NodeId from, NodeId user);        ///< X_out -> U_in, infinite
+    void dataEdge(NodeId from, NodeId user); ///< X_out -> U_in, infinite
 
     struct Solution {
         std::vector<NodeId> saved; ///< graph order

@@ -43,15 +43,17 @@ PartitionResult partitionGraph(const JointGraph& graph, const PartitionOptions& 
     if (graph.kind() == GraphKind::Forward)
         throw Error(forwardOnlyMessage(graph));
     if (!graph.sizesKnown())
-        throw Error(graph.filePath() + ": the graph carries no tensor sizes (torch 1.13 prints none), so it "
-                                       "cannot be partitioned; export it as JSON with samples/export_joint_graph.py");
+        throw Error(graph.filePath()
+            + ": the graph carries no tensor sizes (torch 1.13 prints none), so it "
+              "cannot be partitioned; export it as JSON with samples/export_joint_graph.py");
     PartitionResult result;
     result.options = options;
     if (options.partitioner == PartitionerKind::MinCut) {
         const PreparedMinCut prepared(graph, options);
         if (options.rules == RuleSet::Newest && !prepared.hasBackward()) {
             result.effectiveTags = effectiveTags(graph, options);
-            result.notes.emplace_back("the graph has no backward: min-cut falls back to the default partition");
+            result.notes.emplace_back(
+                "the graph has no backward: min-cut falls back to the default partition");
             defaultPartitionNewest(graph, prepared.ops(), result);
         } else {
             prepared.finish(prepared.solve(), result);

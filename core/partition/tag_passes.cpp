@@ -28,13 +28,14 @@ NodeId nodeArg(const WorkGraph& work, NodeId n, std::size_t position)
 
 } // namespace
 
-std::optional<std::int64_t> effectiveAcGraphId(const JointGraph& graph, NodeId n,
-                                               const std::vector<CheckpointPolicy>& tags)
+std::optional<std::int64_t> effectiveAcGraphId(
+    const JointGraph& graph, NodeId n, const std::vector<CheckpointPolicy>& tags)
 {
     const Node& node = graph.node(n);
     if (node.meta.acGraphId)
         return node.meta.acGraphId;
-    if (tags[static_cast<std::size_t>(n)] != node.meta.recompute && tags[static_cast<std::size_t>(n)] != CheckpointPolicy::None)
+    if (tags[static_cast<std::size_t>(n)] != node.meta.recompute
+        && tags[static_cast<std::size_t>(n)] != CheckpointPolicy::None)
         return kUserTagRegion;
     return std::nullopt;
 }
@@ -83,7 +84,8 @@ std::vector<NodeId> dropUnrecomputableUserTags(const WorkGraph& graph, const OpC
     return dropped;
 }
 
-void forceSaveCollectives(const WorkGraph& graph, const OpCategories& ops, std::vector<CheckpointPolicy>& tags)
+void forceSaveCollectives(
+    const WorkGraph& graph, const OpCategories& ops, std::vector<CheckpointPolicy>& tags)
 {
     for (NodeId n : graph.order()) {
         auto& tag = tags[static_cast<std::size_t>(n)];

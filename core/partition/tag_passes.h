@@ -13,8 +13,8 @@ namespace remat {
 
 /// ac_graph_id as the passes see it: the node's own, or a shared id for the user's tags, so that
 /// tags set in Remat Explorer never count as "two consecutive checkpoint regions".
-std::optional<std::int64_t> effectiveAcGraphId(const JointGraph& graph, NodeId n,
-                                               const std::vector<CheckpointPolicy>& tags);
+std::optional<std::int64_t> effectiveAcGraphId(
+    const JointGraph& graph, NodeId n, const std::vector<CheckpointPolicy>& tags);
 
 /// cleanup_recompute_tags: saves the boundary between consecutive checkpoint regions and region
 /// outputs that carry a backward hook; under the default partitioner also the inputs of regions.
@@ -29,7 +29,8 @@ std::vector<NodeId> dropUnrecomputableUserTags(const WorkGraph& graph, const OpC
 
 /// force_save_collectives: collectives (_c10d_functional) that are not tagged for recomputation
 /// become MUST_SAVE, so every rank decides alike.
-void forceSaveCollectives(const WorkGraph& graph, const OpCategories& ops, std::vector<CheckpointPolicy>& tags);
+void forceSaveCollectives(
+    const WorkGraph& graph, const OpCategories& ops, std::vector<CheckpointPolicy>& tags);
 
 /// force_save_bw_mutation_src: a forward input mutation whose destination the backward mutates too
 /// saves its source, so it is not applied twice.

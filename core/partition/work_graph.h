@@ -53,8 +53,7 @@ public:
 
     /// Removes nodes without users (reverse order, so chains go too) unless `keep` says otherwise.
     /// Returns the removed nodes in graph order.
-    template <typename KeepPredicate>
-    std::vector<NodeId> eliminateDeadCode(KeepPredicate keep);
+    template <typename KeepPredicate> std::vector<NodeId> eliminateDeadCode(KeepPredicate keep);
     /// Replaces each merged node by its kept twin: mergedInto[n] is kNoNode or the kept node.
     void applyMerges(const std::vector<NodeId>& mergedInto);
 
@@ -73,8 +72,7 @@ private:
     std::vector<NodeId> m_bwdOutputs;
 };
 
-template <typename KeepPredicate>
-std::vector<NodeId> WorkGraph::eliminateDeadCode(KeepPredicate keep)
+template <typename KeepPredicate> std::vector<NodeId> WorkGraph::eliminateDeadCode(KeepPredicate keep)
 {
     std::vector<int> userCount(m_graph->size(), 0);
     for (NodeId n : m_order)

@@ -37,8 +37,8 @@ constexpr int kTimeoutMs = 900'000;
 
 bool idle(const MainWindow& w)
 {
-    return !w.isBusy() && w.document()->graph() && w.document()->outcome() && w.canvas()->scene()->hasContent()
-        && !w.canvas()->hasPendingWork();
+    return !w.isBusy() && w.document()->graph() && w.document()->outcome()
+        && w.canvas()->scene()->hasContent() && !w.canvas()->hasPendingWork();
 }
 
 bool waitIdle(const MainWindow& w)
@@ -96,12 +96,10 @@ class FrameScript {
 public:
     explicit FrameScript(GraphView* view)
         : m_view(view)
-    {
-    }
+    { }
 
     /// One frame: `input` delivers the event; then the viewport paints and pending events run.
-    template <typename Input>
-    void frame(Input input)
+    template <typename Input> void frame(Input input)
     {
         QElapsedTimer t;
         t.start();
@@ -147,7 +145,8 @@ private:
 };
 
 /// Pans and zooms over the picture at several zoom levels: 40 frames per level.
-void runScript(GraphView* view, int framesPerLevel, std::vector<std::pair<double, std::vector<double>>>& perLevel)
+void runScript(
+    GraphView* view, int framesPerLevel, std::vector<std::pair<double, std::vector<double>>>& perLevel)
 {
     const QRectF scene = view->sceneRect();
     const QRect vp = view->viewport()->rect();
@@ -182,12 +181,12 @@ void report(const char* graph, const char* picture, std::size_t boxes,
     for (const auto& [zoom, ms] : perLevel)
         all.insert(all.end(), ms.begin(), ms.end());
     const Stats s = statsOf(all);
-    std::printf("%-12s %-9s %6zu boxes %4zu frames  worst %7.2f ms  p95 %7.2f ms  median %6.2f ms\n", graph, picture,
-        boxes, all.size(), s.worst, s.p95, s.median);
+    std::printf("%-12s %-9s %6zu boxes %4zu frames  worst %7.2f ms  p95 %7.2f ms  median %6.2f ms\n", graph,
+        picture, boxes, all.size(), s.worst, s.p95, s.median);
     for (const auto& [zoom, ms] : perLevel) {
         const Stats l = statsOf(ms);
-        std::printf("%-12s %-9s   at zoom %5.3f: worst %7.2f ms  p95 %7.2f ms  median %6.2f ms\n", "", "", zoom,
-            l.worst, l.p95, l.median);
+        std::printf("%-12s %-9s   at zoom %5.3f: worst %7.2f ms  p95 %7.2f ms  median %6.2f ms\n", "", "",
+            zoom, l.worst, l.p95, l.median);
     }
     std::fflush(stdout);
 }

@@ -29,10 +29,11 @@ inline std::string oraclePath(const char* file)
 }
 
 /// A joint graph written inline: `nodes` is the JSON list of nodes.
-inline JointGraph graphFromNodes(const std::string& nodes, int numFwdOutputs, const char* name = "inline.json")
+inline JointGraph graphFromNodes(
+    const std::string& nodes, int numFwdOutputs, const char* name = "inline.json")
 {
-    const std::string text = R"({"format":"joint-graph","version":1,"num_fwd_outputs":)" + std::to_string(numFwdOutputs)
-        + R"(,"nodes":)" + nodes + "}";
+    const std::string text = R"({"format":"joint-graph","version":1,"num_fwd_outputs":)"
+        + std::to_string(numFwdOutputs) + R"(,"nodes":)" + nodes + "}";
     return loadGraphText(text, name);
 }
 

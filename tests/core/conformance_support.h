@@ -101,9 +101,9 @@ inline QByteArray differenceFromRecorded(
     const auto saved = names(graph, result.savedValues);
     if (inOrder ? saved != expected.savedValues : sorted(saved) != sorted(expected.savedValues))
         return "saved values " + setDifference(saved, expected.savedValues);
-    const std::pair<const std::vector<NodeId>*, const std::vector<std::string>*> sets[] = {
-        {&result.savedSymNodes, &expected.savedSymNodes}, {&result.fwNodes, &expected.fwNodes},
-        {&result.bwNodes, &expected.bwNodes}};
+    const std::pair<const std::vector<NodeId>*, const std::vector<std::string>*> sets[]
+        = {{&result.savedSymNodes, &expected.savedSymNodes}, {&result.fwNodes, &expected.fwNodes},
+            {&result.bwNodes, &expected.bwNodes}};
     const char* what[] = {"sym nodes ", "forward ", "backward "};
     for (std::size_t i = 0; i < std::size(sets); ++i) {
         const auto ours = names(graph, *sets[i].first);

@@ -11,12 +11,11 @@ class TinyGraph {
 public:
     explicit TinyGraph(std::vector<int> shape = {8, 8})
         : m_shape(std::move(shape))
-    {
-    }
+    { }
 
     /// args/kwargs are JSON text; node references as {"node":"name"}.
     TinyGraph& call(const std::string& name, const std::string& target, const std::string& args,
-                    const std::string& kwargs = "{}", const std::string& meta = "{}")
+        const std::string& kwargs = "{}", const std::string& meta = "{}")
     {
         add(name, "call_function", target, args, kwargs, tensorVal(), meta);
         return *this;
@@ -27,7 +26,8 @@ public:
         return *this;
     }
     /// A node whose value is a tuple (no tensor_meta in 1.13).
-    TinyGraph& tupleCall(const std::string& name, const std::string& target, const std::string& args, int outputs)
+    TinyGraph& tupleCall(
+        const std::string& name, const std::string& target, const std::string& args, int outputs)
     {
         std::string val = "[";
         for (int i = 0; i < outputs; ++i)
@@ -35,7 +35,8 @@ public:
         add(name, "call_function", target, args, "{}", val + "]", "{}");
         return *this;
     }
-    TinyGraph& output(const std::vector<std::string>& forwardOutputs, const std::vector<std::string>& gradients)
+    TinyGraph& output(
+        const std::vector<std::string>& forwardOutputs, const std::vector<std::string>& gradients)
     {
         std::string list;
         for (const auto& o : forwardOutputs)
@@ -64,12 +65,12 @@ private:
             dims += std::string(dims.empty() ? "" : ",") + std::to_string(d);
         return R"({"shape":[)" + dims + R"(],"dtype":"float32","device":"cpu"})";
     }
-    void add(const std::string& name, const std::string& op, const std::string& target, const std::string& args,
-             const std::string& kwargs, const std::string& val, const std::string& meta)
+    void add(const std::string& name, const std::string& op, const std::string& target,
+        const std::string& args, const std::string& kwargs, const std::string& val, const std::string& meta)
     {
-        m_nodes += std::string(m_nodes.empty() ? "" : ",") + R"({"name":")" + name + R"(","op":")" + op + R"(","target":")"
-            + target + R"(","args":)" + args + R"(,"kwargs":)" + kwargs + R"(,"val":)" + val + R"(,"meta":)" + meta
-            + "}";
+        m_nodes += std::string(m_nodes.empty() ? "" : ",") + R"({"name":")" + name + R"(","op":")" + op
+            + R"(","target":")" + target + R"(","args":)" + args + R"(,"kwargs":)" + kwargs + R"(,"val":)"
+            + val + R"(,"meta":)" + meta + "}";
     }
 
     std::vector<int> m_shape;

@@ -136,24 +136,28 @@ private slots:
     void opCategoriesPerRuleSet()
     {
         const auto r = TinyGraph::ref;
-        const JointGraph g = TinyGraph()
-                                 .placeholder("primals_1")
-                                 .placeholder("tangents_1")
-                                 .call("v", "aten.view.default", "[" + r("primals_1") + ",[64]]")
-                                 .call("s", "aten._softmax.default", "[" + r("primals_1") + ",1,false]")
-                                 .call("m", "aten.mm.default", "[" + r("primals_1") + "," + r("primals_1") + "]")
-                                 .call("g", "aten.sigmoid_backward.default", "[" + r("primals_1") + "," + r("primals_1") + "]")
-                                 .output({"m"}, {""})
-                                 .build();
+        const JointGraph g
+            = TinyGraph()
+                  .placeholder("primals_1")
+                  .placeholder("tangents_1")
+                  .call("v", "aten.view.default", "[" + r("primals_1") + ",[64]]")
+                  .call("s", "aten._softmax.default", "[" + r("primals_1") + ",1,false]")
+                  .call("m", "aten.mm.default", "[" + r("primals_1") + "," + r("primals_1") + "]")
+                  .call(
+                      "g", "aten.sigmoid_backward.default", "[" + r("primals_1") + "," + r("primals_1") + "]")
+                  .output({"m"}, {""})
+                  .build();
         const auto op = [&](const char* name) { return g.node(g.find(name)).target; };
         const OpCategories nvfuser(g, RuleSet::Torch113, OpListCompiler::Nvfuser);
         const OpCategories inductor(g, RuleSet::Torch113, OpListCompiler::Inductor);
         const OpCategories newest(g, RuleSet::Newest, OpListCompiler::Nvfuser);
-        QVERIFY(!nvfuser.recomputable(op("v")) && inductor.recomputable(op("v")) && newest.recomputable(op("v")));
+        QVERIFY(
+            !nvfuser.recomputable(op("v")) && inductor.recomputable(op("v")) && newest.recomputable(op("v")));
         QVERIFY(newest.view(op("v")) && !nvfuser.view(op("v")));
         QVERIFY(nvfuser.recomputable(op("s")) && !newest.recomputable(op("s"))); // softmax left the list
         QVERIFY(newest.computeIntensive(op("m")) && !newest.recomputable(op("m")));
-        QVERIFY(newest.recomputable(op("g")) && !nvfuser.recomputable(op("g"))); // pointwise-tagged in newer ATen
+        QVERIFY(
+            newest.recomputable(op("g")) && !nvfuser.recomputable(op("g"))); // pointwise-tagged in newer ATen
     }
 };
 

@@ -38,8 +38,9 @@ class TestConformance : public QObject {
 private slots:
     void oracleIsThere()
     {
-        QVERIFY2(oracleFiles().size() >= 129, qPrintable(QStringLiteral("expected the oracle graphs in " REMAT_SHARED_DIR
-                                                                        "/oracle, found %1").arg(oracleFiles().size())));
+        QVERIFY2(oracleFiles().size() >= 129,
+            qPrintable(QStringLiteral("expected the oracle graphs in " REMAT_SHARED_DIR "/oracle, found %1")
+                           .arg(oracleFiles().size())));
     }
 
     void matchesPyTorch_data()
@@ -50,13 +51,15 @@ private slots:
         QTest::addColumn<int>("compiler");
         for (const QString& path : oracleFiles()) {
             const QString name = QFileInfo(path).completeBaseName();
-            QTest::addRow("%s/min_cut", qPrintable(name)) << path << QStringLiteral("min_cut")
-                                                          << int(PartitionerKind::MinCut) << int(OpListCompiler::Nvfuser);
+            QTest::addRow("%s/min_cut", qPrintable(name))
+                << path << QStringLiteral("min_cut") << int(PartitionerKind::MinCut)
+                << int(OpListCompiler::Nvfuser);
             QTest::addRow("%s/min_cut_inductor", qPrintable(name))
                 << path << QStringLiteral("min_cut_inductor") << int(PartitionerKind::MinCut)
                 << int(OpListCompiler::Inductor);
-            QTest::addRow("%s/default", qPrintable(name)) << path << QStringLiteral("default")
-                                                          << int(PartitionerKind::Default) << int(OpListCompiler::Nvfuser);
+            QTest::addRow("%s/default", qPrintable(name))
+                << path << QStringLiteral("default") << int(PartitionerKind::Default)
+                << int(OpListCompiler::Nvfuser);
         }
     }
 
@@ -87,12 +90,14 @@ private slots:
             QVERIFY2(saved == expected->savedValues, setDifference(saved, expected->savedValues).constData());
         } else {
             QVERIFY2(sorted(saved) == sorted(expected->savedValues),
-                     setDifference(saved, expected->savedValues).constData());
+                setDifference(saved, expected->savedValues).constData());
         }
         const auto fw = names(graph, result.fwNodes);
         const auto bw = names(graph, result.bwNodes);
-        QVERIFY2(sorted(fw) == sorted(expected->fwNodes), ("forward " + setDifference(fw, expected->fwNodes)).constData());
-        QVERIFY2(sorted(bw) == sorted(expected->bwNodes), ("backward " + setDifference(bw, expected->bwNodes)).constData());
+        QVERIFY2(sorted(fw) == sorted(expected->fwNodes),
+            ("forward " + setDifference(fw, expected->fwNodes)).constData());
+        QVERIFY2(sorted(bw) == sorted(expected->bwNodes),
+            ("backward " + setDifference(bw, expected->bwNodes)).constData());
 
         if (recorded == QLatin1String("min_cut")) {
             if (expected->cutValue)

@@ -27,7 +27,7 @@ QStringList merges(const JointGraph& g, RuleSet rules = RuleSet::Torch113)
 
 /// x, then `a` and `b` calls of `target` with the given args (JSON, x is {"node":"x"}).
 JointGraph twoCalls(const std::string& target, const std::string& argsA, const std::string& argsB,
-                    const std::string& kwargsA = "{}", const std::string& kwargsB = "{}")
+    const std::string& kwargsA = "{}", const std::string& kwargsB = "{}")
 {
     return TinyGraph()
         .placeholder("x")
@@ -58,13 +58,34 @@ private slots:
         QTest::addColumn<QString>("argsB");
         QTest::addColumn<QString>("kwargsA");
         QTest::addColumn<QString>("kwargsB");
-        QTest::addRow("other scalar") << "[X,2]" << "[X,3]" << "{}" << "{}";
-        QTest::addRow("int vs string") << "[X,1]" << "[X,\"1\"]" << "{}" << "{}";
-        QTest::addRow("list structure") << "[X,[1,2]]" << "[X,[1],2]" << "{}" << "{}";
-        QTest::addRow("kwarg value") << "[X]" << "[X]" << "{\"alpha\":1}" << "{\"alpha\":2}";
-        QTest::addRow("second kwarg") << "[X]" << "[X]" << "{\"a\":1,\"b\":2}" << "{\"a\":1,\"b\":3}";
-        QTest::addRow("kwarg name") << "[X]" << "[X]" << "{\"alpha\":1}" << "{\"beta\":1}";
-        QTest::addRow("repr") << "[X,{\"repr\":\"torch.float32\"}]" << "[X,{\"repr\":\"torch.float16\"}]" << "{}" << "{}";
+        QTest::addRow("other scalar") << "[X,2]"
+                                      << "[X,3]"
+                                      << "{}"
+                                      << "{}";
+        QTest::addRow("int vs string") << "[X,1]"
+                                       << "[X,\"1\"]"
+                                       << "{}"
+                                       << "{}";
+        QTest::addRow("list structure") << "[X,[1,2]]"
+                                        << "[X,[1],2]"
+                                        << "{}"
+                                        << "{}";
+        QTest::addRow("kwarg value") << "[X]"
+                                     << "[X]"
+                                     << "{\"alpha\":1}"
+                                     << "{\"alpha\":2}";
+        QTest::addRow("second kwarg") << "[X]"
+                                      << "[X]"
+                                      << "{\"a\":1,\"b\":2}"
+                                      << "{\"a\":1,\"b\":3}";
+        QTest::addRow("kwarg name") << "[X]"
+                                    << "[X]"
+                                    << "{\"alpha\":1}"
+                                    << "{\"beta\":1}";
+        QTest::addRow("repr") << "[X,{\"repr\":\"torch.float32\"}]"
+                              << "[X,{\"repr\":\"torch.float16\"}]"
+                              << "{}"
+                              << "{}";
     }
     void keepsDifferentCalls()
     {
@@ -72,15 +93,20 @@ private slots:
         QFETCH(QString, argsB);
         QFETCH(QString, kwargsA);
         QFETCH(QString, kwargsB);
-        const auto sub = [](QString s) { return s.replace(QLatin1String("X"), QString::fromStdString(x)).toStdString(); };
-        QCOMPARE(merges(twoCalls("aten.mul.Scalar", sub(argsA), sub(argsB), sub(kwargsA), sub(kwargsB))), QStringList {});
+        const auto sub = [](QString s) {
+            return s.replace(QLatin1String("X"), QString::fromStdString(x)).toStdString();
+        };
+        QCOMPARE(merges(twoCalls("aten.mul.Scalar", sub(argsA), sub(argsB), sub(kwargsA), sub(kwargsB))),
+            QStringList {});
     }
 
     void pythonEqualityMergesIntFloatAndBool()
     {
         // (x, 1) == (x, 1.0) == (x, True) in Python, and their hashes agree.
-        QCOMPARE(merges(twoCalls("aten.mul.Scalar", "[" + x + ",1]", "[" + x + ",1.0]")), QStringList {"b->a"});
-        QCOMPARE(merges(twoCalls("aten.mul.Scalar", "[" + x + ",1]", "[" + x + ",true]")), QStringList {"b->a"});
+        QCOMPARE(
+            merges(twoCalls("aten.mul.Scalar", "[" + x + ",1]", "[" + x + ",1.0]")), QStringList {"b->a"});
+        QCOMPARE(
+            merges(twoCalls("aten.mul.Scalar", "[" + x + ",1]", "[" + x + ",true]")), QStringList {"b->a"});
     }
 
     void hashCollisionBlocksLaterMerges()
@@ -94,8 +120,9 @@ private slots:
                                  .call("b", "aten.mul.Scalar", "[" + x + ",-2]")
                                  .call("c", "aten.mul.Scalar", "[" + x + ",-2]")
                                  .call("d", "aten.mul.Scalar", "[" + x + ",-1]")
-                                 .call("s", "aten.stack.default", "[[" + TinyGraph::ref("a") + "," + TinyGraph::ref("b") + ","
-                                                                     + TinyGraph::ref("c") + "," + TinyGraph::ref("d") + "]]")
+                                 .call("s", "aten.stack.default",
+                                     "[[" + TinyGraph::ref("a") + "," + TinyGraph::ref("b") + ","
+                                         + TinyGraph::ref("c") + "," + TinyGraph::ref("d") + "]]")
                                  .output({"s"}, {""})
                                  .build();
         QCOMPARE(merges(g), QStringList {"d->a"});
@@ -104,30 +131,33 @@ private slots:
     void substitutesMergedInputs()
     {
         // b merges into a, so f(b) is f(a) and merges too.
-        const JointGraph g = TinyGraph()
-                                 .placeholder("x")
-                                 .placeholder("tangents_1")
-                                 .call("a", "aten.cos.default", "[" + x + "]")
-                                 .call("b", "aten.cos.default", "[" + x + "]")
-                                 .call("fa", "aten.sin.default", "[" + TinyGraph::ref("a") + "]")
-                                 .call("fb", "aten.sin.default", "[" + TinyGraph::ref("b") + "]")
-                                 .call("c", "aten.add.Tensor", "[" + TinyGraph::ref("fa") + "," + TinyGraph::ref("fb") + "]")
-                                 .output({"c"}, {""})
-                                 .build();
+        const JointGraph g
+            = TinyGraph()
+                  .placeholder("x")
+                  .placeholder("tangents_1")
+                  .call("a", "aten.cos.default", "[" + x + "]")
+                  .call("b", "aten.cos.default", "[" + x + "]")
+                  .call("fa", "aten.sin.default", "[" + TinyGraph::ref("a") + "]")
+                  .call("fb", "aten.sin.default", "[" + TinyGraph::ref("b") + "]")
+                  .call("c", "aten.add.Tensor", "[" + TinyGraph::ref("fa") + "," + TinyGraph::ref("fb") + "]")
+                  .output({"c"}, {""})
+                  .build();
         QCOMPARE(merges(g), (QStringList {"b->a", "fb->fa"}));
     }
 
     void randomOpsAreNeverMerged()
     {
         QCOMPARE(merges(twoCalls("aten.rand_like.default", "[" + x + "]", "[" + x + "]")), QStringList {});
-        QCOMPARE(merges(twoCalls("aten.native_dropout.default", "[" + x + ",0.5,true]", "[" + x + ",0.5,true]")),
-                 QStringList {});
+        QCOMPARE(
+            merges(twoCalls("aten.native_dropout.default", "[" + x + ",0.5,true]", "[" + x + ",0.5,true]")),
+            QStringList {});
     }
 
     void inPlaceBernoulliIsMergedBy113()
     {
         // 1.13's rand_ops lists aten.bernoulli, not aten.bernoulli_: CPU dropout masks merge.
-        QCOMPARE(merges(twoCalls("aten.bernoulli_.float", "[" + x + ",0.5]", "[" + x + ",0.5]")), QStringList {"b->a"});
+        QCOMPARE(merges(twoCalls("aten.bernoulli_.float", "[" + x + ",0.5]", "[" + x + ",0.5]")),
+            QStringList {"b->a"});
     }
 
     void newestDoesNotMergeAcrossMutations()
@@ -139,8 +169,9 @@ private slots:
                                  .call("m", "aten.bernoulli_.float", "[" + x + ",0.5]")
                                  .call("b", "aten.cos.default", "[" + x + "]")
                                  .call("c", "aten.cos.default", "[" + x + "]")
-                                 .call("s", "aten.stack.default", "[[" + TinyGraph::ref("a") + "," + TinyGraph::ref("b") + ","
-                                                                     + TinyGraph::ref("c") + "," + TinyGraph::ref("m") + "]]")
+                                 .call("s", "aten.stack.default",
+                                     "[[" + TinyGraph::ref("a") + "," + TinyGraph::ref("b") + ","
+                                         + TinyGraph::ref("c") + "," + TinyGraph::ref("m") + "]]")
                                  .output({"s"}, {""})
                                  .build();
         QCOMPARE(merges(g, RuleSet::Torch113), (QStringList {"b->a", "c->a"}));

@@ -34,7 +34,8 @@ BruteForce bruteForce(const FlowNetwork& network)
                 value = std::min(infinity, value + (e.infinite ? infinity : e.capacity));
         }
         const auto count = __builtin_popcount(mask);
-        const auto bestCount = best.value < 0 ? 99 : std::count(best.sinkSide.begin(), best.sinkSide.end(), 1);
+        const auto bestCount
+            = best.value < 0 ? 99 : std::count(best.sinkSide.begin(), best.sinkSide.end(), 1);
         if (best.value < 0 || value < best.value || (value == best.value && count < bestCount)) {
             best.value = value;
             best.sinkSide.assign(static_cast<std::size_t>(n), 0);
@@ -114,7 +115,8 @@ private slots:
         std::mt19937 random(static_cast<std::uint32_t>(seed));
         const int n = 4 + static_cast<int>(random() % 7); // 4..10 vertices
         FlowNetwork network(n);
-        std::vector<std::vector<char>> used(static_cast<std::size_t>(n), std::vector<char>(static_cast<std::size_t>(n), 0));
+        std::vector<std::vector<char>> used(
+            static_cast<std::size_t>(n), std::vector<char>(static_cast<std::size_t>(n), 0));
         const int edges = n + static_cast<int>(random() % static_cast<unsigned>(2 * n));
         for (int i = 0; i < edges; ++i) {
             const int from = static_cast<int>(random() % static_cast<unsigned>(n));
@@ -126,7 +128,8 @@ private slots:
             if (random() % 5 == 0)
                 network.addInfiniteEdge(from, to);
             else
-                network.addEdge(from, to, static_cast<FlowNetwork::Capacity>(random() % 4)); // small: many ties
+                network.addEdge(
+                    from, to, static_cast<FlowNetwork::Capacity>(random() % 4)); // small: many ties
         }
         const auto expected = bruteForce(network);
         const auto cut = network.minimumCut();

@@ -185,46 +185,62 @@ private slots:
         QTest::addColumn<QByteArray>("text");
         QTest::addColumn<QString>("expected");
         QTest::addRow("empty file") << QByteArray("") << "tiny.json:1:1: malformed JSON";
-        QTest::addRow("truncated") << valid().left(300) << "tiny.json:6:17: malformed JSON: Missing a closing quotation mark";
-        QTest::addRow("trailing comma") << valid("\"kwargs\":{},\n   \"val\":{\"shape\":[8,8]", "\"kwargs\":{},,\n   \"val\":{\"shape\":[8,8]")
+        QTest::addRow("truncated") << valid().left(300)
+                                   << "tiny.json:6:17: malformed JSON: Missing a closing quotation mark";
+        QTest::addRow("trailing comma") << valid(
+            "\"kwargs\":{},\n   \"val\":{\"shape\":[8,8]", "\"kwargs\":{},,\n   \"val\":{\"shape\":[8,8]")
                                         << "tiny.json:4:";
         QTest::addRow("not an object") << QByteArray("[1, 2]") << "expected a JSON object at the top level";
-        QTest::addRow("other format") << valid("\"joint-graph\"", "\"fx-graph\"") << "\"format\" must be \"joint-graph\"";
-        QTest::addRow("newer version") << valid("\"version\":1", "\"version\":2") << "format version 2 is not supported";
-        QTest::addRow("no num_fwd_outputs") << valid("\"num_fwd_outputs\":1,", "") << "missing \"num_fwd_outputs\"";
-        QTest::addRow("too many fwd outputs") << valid("\"num_fwd_outputs\":1", "\"num_fwd_outputs\":4")
-                                              << "num_fwd_outputs is 4 but the output node 'output' has only 3";
+        QTest::addRow("other format")
+            << valid("\"joint-graph\"", "\"fx-graph\"") << "\"format\" must be \"joint-graph\"";
+        QTest::addRow("newer version")
+            << valid("\"version\":1", "\"version\":2") << "format version 2 is not supported";
+        QTest::addRow("no num_fwd_outputs")
+            << valid("\"num_fwd_outputs\":1,", "") << "missing \"num_fwd_outputs\"";
+        QTest::addRow("too many fwd outputs") << valid("\"num_fwd_outputs\":1",
+            "\"num_fwd_outputs\":4") << "num_fwd_outputs is 4 but the output node 'output' has only 3";
         QTest::addRow("unknown node") << valid("{\"node\":\"primals_2\"}]", "{\"node\":\"primals_9\"}]")
                                       << "node 'mul': args[1]: refers to unknown node 'primals_9'";
-        QTest::addRow("later node (cycle)") << valid("[{\"node\":\"primals_1\"}],\"kwargs\"", "[{\"node\":\"mul\"}],\"kwargs\"")
-                                            << "node 'cos': args[0]: refers to 'mul', which does not come before it";
-        QTest::addRow("no output node") << valid("\"op\":\"output\"", "\"op\":\"call_function\"")
-                                        << "the graph has no output node";
-        QTest::addRow("two output nodes") << valid("\"name\":\"mul_1\",\"op\":\"call_function\",\"target\":\"aten.mul.Tensor\",\"args\":[{\"node\":\"tangents_1\"},{\"node\":\"cos\"}]",
-                                                   "\"name\":\"mul_1\",\"op\":\"output\",\"target\":\"output\",\"args\":[[{\"node\":\"cos\"}]]")
+        QTest::addRow("later node (cycle)")
+            << valid("[{\"node\":\"primals_1\"}],\"kwargs\"", "[{\"node\":\"mul\"}],\"kwargs\"")
+            << "node 'cos': args[0]: refers to 'mul', which does not come before it";
+        QTest::addRow("no output node")
+            << valid("\"op\":\"output\"", "\"op\":\"call_function\"") << "the graph has no output node";
+        QTest::addRow("two output nodes") << valid(
+            "\"name\":\"mul_1\",\"op\":\"call_function\",\"target\":\"aten.mul.Tensor\",\"args\":[{\"node\":"
+            "\"tangents_1\"},{\"node\":\"cos\"}]",
+            "\"name\":\"mul_1\",\"op\":\"output\",\"target\":\"output\",\"args\":[[{\"node\":\"cos\"}]]")
                                           << "node 'output' comes after the output node 'mul_1'";
-        QTest::addRow("duplicate name") << valid("\"name\":\"mul_1\"", "\"name\":\"mul\"") << "node 'mul': a second node with this name";
-        QTest::addRow("unknown op kind") << valid("\"op\":\"call_function\",\"target\":\"aten.cos", "\"op\":\"call_func\",\"target\":\"aten.cos")
+        QTest::addRow("duplicate name")
+            << valid("\"name\":\"mul_1\"", "\"name\":\"mul\"") << "node 'mul': a second node with this name";
+        QTest::addRow("unknown op kind") << valid(
+            "\"op\":\"call_function\",\"target\":\"aten.cos", "\"op\":\"call_func\",\"target\":\"aten.cos")
                                          << "node 'cos': op: unknown op \"call_func\"";
-        QTest::addRow("negative size") << valid("\"val\":{\"shape\":[8,8],\"dtype\":\"float32\",\"stride\":[8,1],\"device\":\"cpu\"},\"meta\":{}},\n  {\"name\":\"mul\"",
-                                                "\"val\":{\"shape\":[8,-4],\"dtype\":\"float32\",\"stride\":[8,1],\"device\":\"cpu\"},\"meta\":{}},\n  {\"name\":\"mul\"")
-                                       << "node 'cos': val.shape[1]: negative size -4";
-        QTest::addRow("unknown dtype") << valid("\"dtype\":\"float32\",\"stride\":[8,1],\"device\":\"cpu\"},\"meta\":{}},\n  {\"name\":\"primals_2\"",
-                                                "\"dtype\":\"float33\",\"stride\":[8,1],\"device\":\"cpu\"},\"meta\":{}},\n  {\"name\":\"primals_2\"")
-                                       << "node 'primals_1': val.dtype: unknown dtype \"float33\"";
+        QTest::addRow("negative size") << valid("\"val\":{\"shape\":[8,8],\"dtype\":\"float32\",\"stride\":["
+                                                "8,1],\"device\":\"cpu\"},\"meta\":{}},\n  {\"name\":\"mul\"",
+            "\"val\":{\"shape\":[8,-4],\"dtype\":\"float32\",\"stride\":[8,1],\"device\":\"cpu\"},\"meta\":{}"
+            "},\n  {\"name\":\"mul\"") << "node 'cos': val.shape[1]: negative size -4";
+        QTest::addRow("unknown dtype") << valid("\"dtype\":\"float32\",\"stride\":[8,1],\"device\":\"cpu\"},"
+                                                "\"meta\":{}},\n  {\"name\":\"primals_2\"",
+            "\"dtype\":\"float33\",\"stride\":[8,1],\"device\":\"cpu\"},\"meta\":{}},\n  "
+            "{\"name\":\"primals_2\"") << "node 'primals_1': val.dtype: unknown dtype \"float33\"";
         QTest::addRow("shape not a list") << valid("\"val\":{\"shape\":[8,8]", "\"val\":{\"shape\":\"8x8\"")
                                           << "node 'primals_1': val.shape: expected a list of integers";
-        QTest::addRow("name not a string") << valid("\"name\":\"cos\"", "\"name\":7") << "name: expected a non-empty string";
-        QTest::addRow("args not a list") << valid("\"args\":[{\"node\":\"primals_1\"}]", "\"args\":{\"node\":\"primals_1\"}")
-                                         << "node 'cos': args: expected a list";
-        QTest::addRow("bad recompute tag") << valid("\"MUST_SAVE\"", "\"SAVE_PLEASE\"") << "node 'mul': meta.recompute: expected";
+        QTest::addRow("name not a string")
+            << valid("\"name\":\"cos\"", "\"name\":7") << "name: expected a non-empty string";
+        QTest::addRow("args not a list")
+            << valid("\"args\":[{\"node\":\"primals_1\"}]", "\"args\":{\"node\":\"primals_1\"}")
+            << "node 'cos': args: expected a list";
+        QTest::addRow("bad recompute tag")
+            << valid("\"MUST_SAVE\"", "\"SAVE_PLEASE\"") << "node 'mul': meta.recompute: expected";
         QTest::addRow("sym not a string")
             << valid("\"val\":{\"shape\":[8,8]", "\"val\":{\"sym\":7,\"shape\":[8,8]")
             << "node 'primals_1': val.sym: expected the symbolic expression as a string";
         QTest::addRow("bad free_symbols")
             << valid("\"val\":{\"shape\":[8,8]", "\"val\":{\"free_symbols\":[1],\"shape\":[8,8]")
             << "node 'primals_1': val.free_symbols[0]: expected a symbol name";
-        QTest::addRow("bad output args") << valid("\"args\":[[{\"node\":\"mul\"},null,{\"node\":\"mul_1\"}]]", "\"args\":[{\"node\":\"mul\"}]")
+        QTest::addRow("bad output args") << valid(
+            "\"args\":[[{\"node\":\"mul\"},null,{\"node\":\"mul_1\"}]]", "\"args\":[{\"node\":\"mul\"}]")
                                          << "the output node's args must be [[outputs...]]";
     }
 

@@ -14,7 +14,8 @@ using remat::testing::graphFromNodes;
 
 namespace {
 
-std::string n(const std::string& name, const std::string& op, const std::string& target, const std::string& args)
+std::string n(
+    const std::string& name, const std::string& op, const std::string& target, const std::string& args)
 {
     return R"({"name":")" + name + R"(","op":")" + op + R"(","target":")" + target + R"(","args":)" + args
         + R"(,"kwargs":{},"val":)" + f32({2, 2}) + R"(,"meta":{}})";
@@ -32,8 +33,8 @@ JointGraph sinCos()
         + n("cos", "call_function", "aten.cos.default", "[" + ref("primals_1") + "]") + ","
         + n("sin", "call_function", "aten.sin.default", "[" + ref("cos") + "]") + ","
         + n("cos_1", "call_function", "aten.cos.default", "[" + ref("cos") + "]") + ","
-        + n("mul", "call_function", "aten.mul.Tensor", "[" + ref("tangents_1") + "," + ref("cos_1") + "]") + ","
-        + n("sin_1", "call_function", "aten.sin.default", "[" + ref("primals_1") + "]") + ","
+        + n("mul", "call_function", "aten.mul.Tensor", "[" + ref("tangents_1") + "," + ref("cos_1") + "]")
+        + "," + n("sin_1", "call_function", "aten.sin.default", "[" + ref("primals_1") + "]") + ","
         + n("neg", "call_function", "aten.neg.default", "[" + ref("sin_1") + "]") + ","
         + n("mul_1", "call_function", "aten.mul.Tensor", "[" + ref("mul") + "," + ref("neg") + "]") + ","
         + R"({"name":"output","op":"output","target":"output","args":[[)" + ref("sin") + "," + ref("mul_1")
@@ -138,11 +139,14 @@ private slots:
         const MemoryProfile profile = simulateMemory(session.prepared().graph(), session.storages(), plan);
         // The recomputed cos is made right before its first backward consumer (autograd order).
         QCOMPARE(names(graph, profile.backwardOrder),
-                 (std::vector<std::string> {"primals_1", "tangents_1", "cos", "cos_1", "mul", "sin_1", "neg", "mul_1"}));
+            (std::vector<std::string> {
+                "primals_1", "tangents_1", "cos", "cos_1", "mul", "sin_1", "neg", "mul_1"}));
         QCOMPARE(totals(profile), (std::vector<std::int64_t> {32, 48, 64, 80, 80, 64, 80, 80}));
         QCOMPARE(profile.peakStep, 3);
-        QCOMPARE(profile.timeline[2].bytes[static_cast<std::size_t>(MemoryCategory::Recomputed)], std::int64_t {16});
-        QCOMPARE(profile.timeline[2].bytes[static_cast<std::size_t>(MemoryCategory::Saved)], std::int64_t {0});
+        QCOMPARE(profile.timeline[2].bytes[static_cast<std::size_t>(MemoryCategory::Recomputed)],
+            std::int64_t {16});
+        QCOMPARE(
+            profile.timeline[2].bytes[static_cast<std::size_t>(MemoryCategory::Saved)], std::int64_t {0});
     }
 
     void liveAtEveryStepSumsToTheTimeline()
@@ -172,7 +176,8 @@ private slots:
         const JointGraph graph = sinCos();
         const BudgetSession session(graph, {}, {});
         const PartitionResult plan = planSaving(session, {"primals_1", "cos"});
-        const auto lean = simulateMemory(session.prepared().graph(), session.storages(), plan, {false, false});
+        const auto lean
+            = simulateMemory(session.prepared().graph(), session.storages(), plan, {false, false});
         QVERIFY(lean.timeline.empty());
         QVERIFY(lean.liveAtPeak.empty());
         QCOMPARE(lean.peakBytes, std::int64_t {80});
@@ -207,11 +212,13 @@ private slots:
                 continue; // an input of the backward graph
             for (NodeId input : session.prepared().graph().inputs(node)) {
                 if (position[static_cast<std::size_t>(input)] >= 0)
-                    QVERIFY(position[static_cast<std::size_t>(input)] < position[static_cast<std::size_t>(node)]);
+                    QVERIFY(
+                        position[static_cast<std::size_t>(input)] < position[static_cast<std::size_t>(node)]);
             }
         }
         QCOMPARE(plan.memory->timeline.size(),
-                 static_cast<std::size_t>(plan.memory->forwardSteps) + order.size() - plan.result.savedValues.size() - 1);
+            static_cast<std::size_t>(plan.memory->forwardSteps) + order.size()
+                - plan.result.savedValues.size() - 1);
         // The peak covers at least the inputs and what the backward starts with.
         QVERIFY(plan.memory->peakBytes >= plan.metrics.activationBytes);
     }

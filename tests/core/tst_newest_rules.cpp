@@ -31,7 +31,7 @@ QJsonObject expectations()
 /// call_function nodes computing `target` in a partitioned graph, as the test's count_ops counts
 /// them. In the backward, saved values are placeholders: they are not computed there.
 int countOps(const JointGraph& graph, const PartitionResult& result, const std::vector<NodeId>& nodes,
-             const QString& target, bool backward)
+    const QString& target, bool backward)
 {
     return static_cast<int>(std::count_if(nodes.begin(), nodes.end(), [&](NodeId n) {
         return graph.node(n).op == NodeOp::CallFunction && !(backward && result.isSaved(n))
@@ -94,7 +94,8 @@ private slots:
         };
         check("fw", result.fwNodes, false);
         const bool isDefault = options.partitioner == PartitionerKind::Default;
-        check(isDefault && expected.contains(QLatin1String("bw_default")) ? "bw_default" : "bw", result.bwNodes, false);
+        check(isDefault && expected.contains(QLatin1String("bw_default")) ? "bw_default" : "bw",
+            result.bwNodes, false);
         check("bw_ge", result.bwNodes, true);
 
         if (expected.contains(QLatin1String("fw_outputs"))) {
@@ -116,7 +117,8 @@ private slots:
         QTest::addColumn<QJsonObject>("tags");
         const QJsonObject all = expectations();
         for (auto it = all.begin(); it != all.end(); ++it)
-            QTest::addRow("%s", qPrintable(it.key())) << it.key() << it.value().toObject().value(QLatin1String("tags")).toObject();
+            QTest::addRow("%s", qPrintable(it.key()))
+                << it.key() << it.value().toObject().value(QLatin1String("tags")).toObject();
     }
 
     void tagsAreReadFromTheFile()
@@ -133,7 +135,7 @@ private slots:
         for (const auto& entry : policies) {
             const CheckpointPolicy policy = entry.second; // a plain local: clang 14 cannot capture bindings
             const auto count = std::count_if(graph.nodes().begin(), graph.nodes().end(),
-                                             [&](const Node& n) { return n.meta.recompute == policy; });
+                [&](const Node& n) { return n.meta.recompute == policy; });
             QCOMPARE(int(count), tags.value(QLatin1String(entry.first)).toInt(0));
         }
     }
@@ -141,7 +143,8 @@ private slots:
     void torch113IgnoresTheFilesTags()
     {
         // 1.13 had no recompute tags: on a tagged graph its rules must still give 1.13's answer.
-        const JointGraph graph = readJointGraphFile((kDir + QStringLiteral("tags_function.json")).toStdString());
+        const JointGraph graph
+            = readJointGraphFile((kDir + QStringLiteral("tags_function.json")).toStdString());
         const PartitionResult result = partitionGraph(graph, {});
         std::vector<std::string> saved;
         for (NodeId n : result.savedValues)

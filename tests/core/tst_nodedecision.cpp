@@ -52,8 +52,8 @@ private slots:
         // getitem_5: the mask of a dropout the backward recomputes; only native_dropout_backward reads it.
         QTest::addRow("rng.log torch-2.14") << rng << int(RuleSet::Newest) << "getitem_5";
         QTest::addRow("gpt_n2 torch-1.13")
-            << QString::fromStdString(remat::testing::sharedOraclePath("gpt_n2.json")) << int(RuleSet::Torch113)
-            << "";
+            << QString::fromStdString(remat::testing::sharedOraclePath("gpt_n2.json"))
+            << int(RuleSet::Torch113) << "";
     }
     void backwardNodesSayWhereTheyComeFrom()
     {

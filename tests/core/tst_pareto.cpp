@@ -86,8 +86,8 @@ private slots:
         };
         int onFrontier = 0;
         for (const auto& p : result.points) {
-            const bool dominated
-                = std::any_of(result.points.begin(), result.points.end(), [&](const auto& q) { return dominates(q, p); });
+            const bool dominated = std::any_of(
+                result.points.begin(), result.points.end(), [&](const auto& q) { return dominates(q, p); });
             QCOMPARE(p.onFrontier, !dominated);
             onFrontier += p.onFrontier;
             QVERIFY(p.metrics.peakBytes.has_value());
@@ -174,8 +174,10 @@ private slots:
         const BudgetSession session(graph, {}, {});
         const ParetoResult result = sweepPareto(session, {});
         const std::string csv = paretoToCsv(result);
-        QVERIFY(csv.starts_with("budget,budget_max,activation_bytes,estimated_runtime,peak_bytes,on_frontier,saved_count"));
-        QCOMPARE(static_cast<std::size_t>(std::count(csv.begin(), csv.end(), '\n')), result.points.size() + 1);
+        QVERIFY(csv.starts_with(
+            "budget,budget_max,activation_bytes,estimated_runtime,peak_bytes,on_frontier,saved_count"));
+        QCOMPARE(
+            static_cast<std::size_t>(std::count(csv.begin(), csv.end(), '\n')), result.points.size() + 1);
         QVERIFY(paretoToJson(graph, result).find("\"on_frontier\"") != std::string::npos);
     }
 };

@@ -17,7 +17,8 @@ namespace {
 
 /// cos_cos.json (torch 1.13) with its records rewritten: each `renamed` key gets a suffix (so that
 /// the file no longer has it), then `version` and extra records are spliced in.
-JointGraph cosCos(const std::string& version, const std::string& extraRecords, const std::vector<std::string>& renamed = {})
+JointGraph cosCos(
+    const std::string& version, const std::string& extraRecords, const std::vector<std::string>& renamed = {})
 {
     std::string text = readFileText(REMAT_TEST_DATA_DIR "/worked_examples/cos_cos.json");
     for (const std::string& key : renamed) {
@@ -81,7 +82,8 @@ private Q_SLOTS:
         QCOMPARE(names(graph, comparison->onlyRecorded), std::vector<std::string> {"cos"});
         QCOMPARE(comparison->unknownNames, std::vector<std::string> {"no_such_node"});
         QCOMPARE(describeDifferences(graph, *comparison),
-            std::string("1 only ours (primals_1), 1 only PyTorch's (cos), 1 recorded name not in the graph (no_such_node)"));
+            std::string("1 only ours (primals_1), 1 only PyTorch's (cos), 1 recorded name not in the graph "
+                        "(no_such_node)"));
     }
 
     void neverFallsBackToAnotherRecording()
@@ -90,7 +92,8 @@ private Q_SLOTS:
         PartitionOptions inductor = rules(RuleSet::Torch113);
         inductor.compiler = OpListCompiler::Inductor; // the file has min_cut only, not min_cut_inductor
         QVERIFY(!compareWithRecorded(graph, partitionGraph(graph, inductor)).has_value());
-        QVERIFY(QString::fromStdString(missingRecordedPlanMessage(graph, inductor)).contains("min_cut_inductor"));
+        QVERIFY(
+            QString::fromStdString(missingRecordedPlanMessage(graph, inductor)).contains("min_cut_inductor"));
         // A 1.13 recording is no reference for the torch-2.14 rules.
         QVERIFY(!compareWithRecorded(graph, partitionGraph(graph, rules(RuleSet::Torch214))).has_value());
         // Nor for a tagged plan.
@@ -112,7 +115,8 @@ private Q_SLOTS:
         QCOMPARE(recordedKey(graph, options, 0.25), std::optional<std::string>("memory_budget_0.25"));
         QCOMPARE(recordedKey(graph, options, 0.00001), std::optional<std::string>("memory_budget_1e-05"));
         QVERIFY(!findRecordedPlan(graph, options, 0.5).has_value());
-        QVERIFY(QString::fromStdString(missingRecordedPlanMessage(graph, options, 0.5)).contains("memory_budget_0.5"));
+        QVERIFY(QString::fromStdString(missingRecordedPlanMessage(graph, options, 0.5))
+                    .contains("memory_budget_0.5"));
 
         // The budget plot's marks: the records of one knapsack variant, by budget, read from the key.
         std::vector<std::pair<double, std::string>> marks;

@@ -21,12 +21,12 @@ namespace {
 
 std::string placeholder(const std::string& name, const std::string& val)
 {
-    return R"({"name":")" + name + R"(","op":"placeholder","target":")" + name + R"(","args":[],"kwargs":{},"val":)" + val
-        + R"(,"meta":{}})";
+    return R"({"name":")" + name + R"(","op":"placeholder","target":")" + name
+        + R"(","args":[],"kwargs":{},"val":)" + val + R"(,"meta":{}})";
 }
 
-std::string call(const std::string& name, const std::string& target, const std::string& args, const std::string& val,
-                 const std::string& meta = "{}")
+std::string call(const std::string& name, const std::string& target, const std::string& args,
+    const std::string& val, const std::string& meta = "{}")
 {
     return R"({"name":")" + name + R"(","op":"call_function","target":")" + target + R"(","args":)" + args
         + R"(,"kwargs":{},"val":)" + val + R"(,"meta":)" + meta + "}";
@@ -40,32 +40,38 @@ std::string node(const char* name)
 /// One graph holding every op whose formula is checked (shapes chosen to give distinct counts).
 JointGraph opsGraph()
 {
-    const std::string nodes = "["
-        + placeholder("a", f32({64, 32})) + "," + placeholder("b", f32({32, 16})) + ","
-        + placeholder("bias", f32({16})) + "," + placeholder("p", f32({4, 64, 32})) + ","
+    const std::string nodes = "[" + placeholder("a", f32({64, 32})) + "," + placeholder("b", f32({32, 16}))
+        + "," + placeholder("bias", f32({16})) + "," + placeholder("p", f32({4, 64, 32})) + ","
         + placeholder("q", f32({4, 32, 8})) + "," + placeholder("x", f32({2, 3, 10, 10})) + ","
         + placeholder("w", f32({6, 3, 3, 3})) + "," + placeholder("h", f32({2, 4, 128, 16})) + ","
         + placeholder("hb", f32({2048, 2048}, "bfloat16")) + ","
         + call("mm", "aten.mm.default", "[" + node("a") + "," + node("b") + "]", f32({64, 16})) + ","
-        + call("addmm", "aten.addmm.default", "[" + node("bias") + "," + node("a") + "," + node("b") + "]", f32({64, 16}))
-        + "," + call("bmm", "aten.bmm.default", "[" + node("p") + "," + node("q") + "]", f32({4, 64, 8})) + ","
+        + call("addmm", "aten.addmm.default", "[" + node("bias") + "," + node("a") + "," + node("b") + "]",
+            f32({64, 16}))
+        + "," + call("bmm", "aten.bmm.default", "[" + node("p") + "," + node("q") + "]", f32({4, 64, 8}))
+        + ","
         + call("conv", "aten.convolution.default",
-               "[" + node("x") + "," + node("w") + R"(,null,[1,1],[0,0],[1,1],false,[0,0],1])", f32({2, 6, 8, 8}))
+            "[" + node("x") + "," + node("w") + R"(,null,[1,1],[0,0],[1,1],false,[0,0],1])",
+            f32({2, 6, 8, 8}))
         + ","
         + call("conv_bw", "aten.convolution_backward.default",
-               "[" + node("conv") + "," + node("x") + "," + node("w") + R"(,[6],[1,1],[0,0],[1,1],false,[0,0],1,[true,true,false]])",
-               "[" + f32({2, 3, 10, 10}) + "," + f32({6, 3, 3, 3}) + ",null]")
+            "[" + node("conv") + "," + node("x") + "," + node("w")
+                + R"(,[6],[1,1],[0,0],[1,1],false,[0,0],1,[true,true,false]])",
+            "[" + f32({2, 3, 10, 10}) + "," + f32({6, 3, 3, 3}) + ",null]")
         + ","
         + call("sdpa", "aten._scaled_dot_product_efficient_attention.default",
-               "[" + node("h") + "," + node("h") + "," + node("h") + R"(,null,true])",
-               "[" + f32({2, 4, 128, 16}) + "," + f32({2, 4, 128}) + "," + f32({}, "int64") + "," + f32({}, "int64") + "]")
+            "[" + node("h") + "," + node("h") + "," + node("h") + R"(,null,true])",
+            "[" + f32({2, 4, 128, 16}) + "," + f32({2, 4, 128}) + "," + f32({}, "int64") + ","
+                + f32({}, "int64") + "]")
         + "," + call("cos", "aten.cos.default", "[" + node("mm") + "]", f32({64, 16})) + ","
-        + call("hb_mm", "aten.mm.default", "[" + node("hb") + "," + node("hb") + "]", f32({2048, 2048}, "bfloat16")) + ","
-        + call("timed", "aten.cos.default", "[" + node("mm") + "]", f32({64, 16}), R"({"runtime_ms":0.25})") + ","
-        + call("v", "aten.view.default", "[" + node("mm") + R"(,[1024]])", f32({1024})) + ","
-        + R"({"name":"output","op":"output","target":"output","args":[[)" + node("cos") + "," + node("timed") + ","
-        + node("conv_bw") + "," + node("sdpa") + "," + node("addmm") + "," + node("bmm") + "," + node("hb_mm") + ","
-        + node("v") + R"(]],"kwargs":{},"val":null,"meta":{}})" + "]";
+        + call("hb_mm", "aten.mm.default", "[" + node("hb") + "," + node("hb") + "]",
+            f32({2048, 2048}, "bfloat16"))
+        + ","
+        + call("timed", "aten.cos.default", "[" + node("mm") + "]", f32({64, 16}), R"({"runtime_ms":0.25})")
+        + "," + call("v", "aten.view.default", "[" + node("mm") + R"(,[1024]])", f32({1024})) + ","
+        + R"({"name":"output","op":"output","target":"output","args":[[)" + node("cos") + "," + node("timed")
+        + "," + node("conv_bw") + "," + node("sdpa") + "," + node("addmm") + "," + node("bmm") + ","
+        + node("hb_mm") + "," + node("v") + R"(]],"kwargs":{},"val":null,"meta":{}})" + "]";
     return graphFromNodes(nodes, 8, "ops.json");
 }
 
@@ -187,16 +193,19 @@ private slots:
     {
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("message");
-        QTest::addRow("malformed") << R"({"devices": [)" << "malformed JSON";
-        QTest::addRow("no devices") << R"({"x": 1})" << "\"devices\" list";
+        QTest::addRow("malformed") << R"({"devices": [)"
+                                   << "malformed JSON";
+        QTest::addRow("no devices") << R"({"x": 1})"
+                                    << "\"devices\" list";
         QTest::addRow("no float32")
             << R"({"devices":[{"name":"D","memory_bandwidth_gb_per_s":1,"matmul_tflops":{"bfloat16":1},"vector_tflops":{"float32":1}}]})"
             << "needs a \"float32\" entry";
         QTest::addRow("unknown dtype")
             << R"({"devices":[{"name":"D","memory_bandwidth_gb_per_s":1,"matmul_tflops":{"float33":1},"vector_tflops":{"float32":1}}]})"
             << "unknown dtype \"float33\"";
-        QTest::addRow("bandwidth") << R"({"devices":[{"name":"D","matmul_tflops":{"float32":1},"vector_tflops":{"float32":1}}]})"
-                                   << "memory_bandwidth_gb_per_s";
+        QTest::addRow("bandwidth")
+            << R"({"devices":[{"name":"D","matmul_tflops":{"float32":1},"vector_tflops":{"float32":1}}]})"
+            << "memory_bandwidth_gb_per_s";
         QTest::addRow("twice")
             << R"({"devices":[{"name":"D","memory_bandwidth_gb_per_s":1,"matmul_tflops":{"float32":1},"vector_tflops":{"float32":1}},)"
                R"({"name":"d","memory_bandwidth_gb_per_s":1,"matmul_tflops":{"float32":1},"vector_tflops":{"float32":1}}]})"

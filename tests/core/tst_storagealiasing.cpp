@@ -12,8 +12,8 @@ using remat::testing::graphFromNodes;
 
 namespace {
 
-std::string n(const std::string& name, const std::string& op, const std::string& target, const std::string& args,
-              const std::string& val)
+std::string n(const std::string& name, const std::string& op, const std::string& target,
+    const std::string& args, const std::string& val)
 {
     return R"({"name":")" + name + R"(","op":")" + op + R"(","target":")" + target + R"(","args":)" + args
         + R"(,"kwargs":{},"val":)" + val + R"(,"meta":{}})";
@@ -26,29 +26,33 @@ std::string ref(const char* name)
 JointGraph aliasGraph()
 {
     const std::string transposed = R"({"shape":[4,4],"dtype":"float32","stride":[1,4],"device":"cpu"})";
-    const std::string nodes = "["
-        + n("primals_1", "placeholder", "primals_1", "[]", f32({4, 4})) + ","
+    const std::string nodes = "[" + n("primals_1", "placeholder", "primals_1", "[]", f32({4, 4})) + ","
         + n("t", "call_function", "aten.t.default", "[" + ref("primals_1") + "]", f32({4, 4})) + ","
         + n("cos", "call_function", "aten.cos.default", "[" + ref("primals_1") + "]", f32({4, 4})) + ","
         + n("view", "call_function", "aten.view.default", "[" + ref("cos") + ",[16]]", f32({16})) + ","
         + n("split", "call_function", "aten.split.Tensor", "[" + ref("cos") + ",2]",
-            "[" + f32({2, 4}) + "," + f32({2, 4}) + "]") + ","
-        + n("getitem", "call_function", "_operator.getitem", "[" + ref("split") + ",0]", f32({2, 4})) + ","
-        + n("getitem_1", "call_function", "_operator.getitem", "[" + ref("split") + ",1]", f32({2, 4})) + ","
+            "[" + f32({2, 4}) + "," + f32({2, 4}) + "]")
+        + "," + n("getitem", "call_function", "_operator.getitem", "[" + ref("split") + ",0]", f32({2, 4}))
+        + "," + n("getitem_1", "call_function", "_operator.getitem", "[" + ref("split") + ",1]", f32({2, 4}))
+        + ","
         + n("max", "call_function", "aten.max.dim", "[" + ref("cos") + ",1]",
-            "[" + f32({4}) + "," + f32({4}, "int64") + "]") + ","
-        + n("getitem_2", "call_function", "_operator.getitem", "[" + ref("max") + ",0]", f32({4})) + ","
-        + n("getitem_3", "call_function", "_operator.getitem", "[" + ref("max") + ",1]", f32({4}, "int64")) + ","
-        + n("empty_like", "call_function", "aten.empty_like.default", "[" + ref("cos") + "]", f32({4, 4})) + ","
-        + n("bernoulli_", "call_function", "aten.bernoulli_.float", "[" + ref("empty_like") + ",0.5]", f32({4, 4})) + ","
-        + n("reshape", "call_function", "aten.reshape.default", "[" + ref("cos") + ",[2,8]]", f32({2, 8})) + ","
-        + n("tt", "call_function", "aten.t.default", "[" + ref("cos") + "]", transposed) + ","
+            "[" + f32({4}) + "," + f32({4}, "int64") + "]")
+        + "," + n("getitem_2", "call_function", "_operator.getitem", "[" + ref("max") + ",0]", f32({4})) + ","
+        + n("getitem_3", "call_function", "_operator.getitem", "[" + ref("max") + ",1]", f32({4}, "int64"))
+        + ","
+        + n("empty_like", "call_function", "aten.empty_like.default", "[" + ref("cos") + "]", f32({4, 4}))
+        + ","
+        + n("bernoulli_", "call_function", "aten.bernoulli_.float", "[" + ref("empty_like") + ",0.5]",
+            f32({4, 4}))
+        + ","
+        + n("reshape", "call_function", "aten.reshape.default", "[" + ref("cos") + ",[2,8]]", f32({2, 8}))
+        + "," + n("tt", "call_function", "aten.t.default", "[" + ref("cos") + "]", transposed) + ","
         + n("reshape_1", "call_function", "aten.reshape.default", "[" + ref("tt") + ",[16]]", f32({16})) + ","
         + n("clone", "call_function", "aten.clone.default", "[" + ref("cos") + "]", f32({4, 4})) + ","
         + n("detach", "call_function", "aten.detach.default", "[" + ref("view") + "]", f32({16})) + ","
-        + R"({"name":"output","op":"output","target":"output","args":[[)" + ref("t") + "," + ref("getitem") + ","
-        + ref("getitem_1") + "," + ref("getitem_2") + "," + ref("getitem_3") + "," + ref("bernoulli_") + ","
-        + ref("reshape") + "," + ref("reshape_1") + "," + ref("clone") + "," + ref("detach")
+        + R"({"name":"output","op":"output","target":"output","args":[[)" + ref("t") + "," + ref("getitem")
+        + "," + ref("getitem_1") + "," + ref("getitem_2") + "," + ref("getitem_3") + "," + ref("bernoulli_")
+        + "," + ref("reshape") + "," + ref("reshape_1") + "," + ref("clone") + "," + ref("detach")
         + R"(]],"kwargs":{},"val":null,"meta":{}})" + "]";
     return graphFromNodes(nodes, 10, "alias.json");
 }
@@ -70,13 +74,20 @@ private slots:
     {
         QTest::addColumn<QString>("node");
         QTest::addColumn<QString>("base");
-        QTest::addRow("transpose of a weight") << "t" << "primals_1";
-        QTest::addRow("view") << "view" << "cos";
-        QTest::addRow("getitem of a split") << "getitem" << "cos";
-        QTest::addRow("second getitem of a split") << "getitem_1" << "cos";
-        QTest::addRow("in-place op") << "bernoulli_" << "empty_like";
-        QTest::addRow("reshape of a contiguous tensor") << "reshape" << "cos";
-        QTest::addRow("detach of a view") << "detach" << "cos";
+        QTest::addRow("transpose of a weight") << "t"
+                                               << "primals_1";
+        QTest::addRow("view") << "view"
+                              << "cos";
+        QTest::addRow("getitem of a split") << "getitem"
+                                            << "cos";
+        QTest::addRow("second getitem of a split") << "getitem_1"
+                                                   << "cos";
+        QTest::addRow("in-place op") << "bernoulli_"
+                                     << "empty_like";
+        QTest::addRow("reshape of a contiguous tensor") << "reshape"
+                                                        << "cos";
+        QTest::addRow("detach of a view") << "detach"
+                                          << "cos";
     }
     void viewsShareTheirBase()
     {
@@ -133,10 +144,12 @@ private slots:
                 out.push_back(m_graph->find(name));
             return out;
         };
-        QCOMPARE(distinctStorageBytes(*m_storages, ids({"t", "view", "getitem", "detach", "cos"})), std::int64_t {64});
+        QCOMPARE(distinctStorageBytes(*m_storages, ids({"t", "view", "getitem", "detach", "cos"})),
+            std::int64_t {64});
         QCOMPARE(distinctStorageBytes(*m_storages, ids({"getitem_2", "getitem_3"})), std::int64_t {48});
         QCOMPARE(distinctStorageBytes(*m_storages, ids({"primals_1", "t"})), std::int64_t {0});
-        QCOMPARE(distinctStorageBytes(*m_storages, ids({"cos", "clone", "bernoulli_", "empty_like"})), std::int64_t {192});
+        QCOMPARE(distinctStorageBytes(*m_storages, ids({"cos", "clone", "bernoulli_", "empty_like"})),
+            std::int64_t {192});
     }
 
 private:

@@ -105,8 +105,9 @@ private slots:
         for (auto it = all.begin(); it != all.end(); ++it) {
             const QJsonObject e = it.value().toObject();
             if (e.contains(QStringLiteral("eager_mem")))
-                QTest::addRow("%s", qPrintable(it.key())) << it.key() << e[QStringLiteral("eager_mem")].toDouble()
-                                                          << e[QStringLiteral("eager_flops")].toDouble(-1);
+                QTest::addRow("%s", qPrintable(it.key()))
+                    << it.key() << e[QStringLiteral("eager_mem")].toDouble()
+                    << e[QStringLiteral("eager_flops")].toDouble(-1);
         }
     }
     void eagerMemoryAndFlops()
@@ -151,11 +152,13 @@ private slots:
         const BudgetedPlan plan = loaded.session->plan(budget);
         const double achieved = roundedMiB(plan.metrics.activationBytes);
         if (mem.isString()) // "eager_mem": the budget must not break the manual checkpoints
-            QCOMPARE(achieved, roundedMiB(distinctStorageBytes(loaded.session->storages(), loaded.eager.savedValues)));
+            QCOMPARE(achieved,
+                roundedMiB(distinctStorageBytes(loaded.session->storages(), loaded.eager.savedValues)));
         else
             QCOMPARE(achieved, mem.toDouble());
 
-        const double extra = (recomputedFlops(*loaded.session, plan.result) - loaded.eagerRecompute) / kMatmulUnit;
+        const double extra
+            = (recomputedFlops(*loaded.session, plan.result) - loaded.eagerRecompute) / kMatmulUnit;
         if (!extraFlops.isUndefined())
             QCOMPARE(extra, extraFlops.toDouble());
         // The flops estimate is what test_ac counts, plus 1 per recomputed op without a formula.
@@ -169,10 +172,12 @@ private slots:
             QCOMPARE(plan.stage, BudgetStage::Knapsack);
             const auto& allowed = plan.decision.recomputable;
             const bool mmAllowed = std::find(allowed.begin(), allowed.end(), mm) != allowed.end();
-            const bool attentionAllowed = std::find(allowed.begin(), allowed.end(), attention) != allowed.end();
+            const bool attentionAllowed
+                = std::find(allowed.begin(), allowed.end(), attention) != allowed.end();
             QCOMPARE(mmAllowed, recompute == QLatin1String("mm"));
             QCOMPARE(attentionAllowed, recompute == QLatin1String("attention"));
-            const double expected = static_cast<double>(*registeredFlops(g, recompute == QLatin1String("mm") ? mm : attention));
+            const double expected
+                = static_cast<double>(*registeredFlops(g, recompute == QLatin1String("mm") ? mm : attention));
             QCOMPARE(recomputedFlops(*loaded.session, plan.result), expected);
         }
     }
@@ -187,7 +192,7 @@ private slots:
         const BudgetedPlan plan = loaded.session->plan(profile[QStringLiteral("budget")].toDouble());
         QCOMPARE(roundedMiB(plan.metrics.activationBytes), profile[QStringLiteral("mem")].toDouble());
         QCOMPARE(recomputedFlops(*loaded.session, plan.result) / kMatmulUnit,
-                 profile[QStringLiteral("extra_flops")].toDouble());
+            profile[QStringLiteral("extra_flops")].toDouble());
     }
 };
 

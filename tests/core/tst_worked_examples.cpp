@@ -13,7 +13,8 @@ namespace {
 
 JointGraph example(const QString& name)
 {
-    return readJointGraphFile(QStringLiteral(REMAT_TEST_DATA_DIR "/worked_examples/%1.json").arg(name).toStdString());
+    return readJointGraphFile(
+        QStringLiteral(REMAT_TEST_DATA_DIR "/worked_examples/%1.json").arg(name).toStdString());
 }
 
 QStringList forwardOutputs(const JointGraph& graph, const PartitionResult& result)
@@ -39,21 +40,28 @@ private slots:
         QTest::addColumn<QStringList>("expected");
         const int nvfuser = int(OpListCompiler::Nvfuser);
         QTest::addRow("cos(cos(x))") << "cos_cos" << nvfuser << QStringList {"cos_1", "primals_1"};
-        QTest::addRow("sum(mm(cos(x), w))") << "sum_mm_cos" << nvfuser << QStringList {"sum_1", "primals_1", "t_1"};
-        QTest::addRow("sigmoid(mm(sin(x), w))") << "sigmoid_mm_sin" << nvfuser
-                                                << QStringList {"sigmoid", "primals_1", "detach_4", "t_1"};
-        QTest::addRow("cos/mm chain") << "cos_mm_chain" << nvfuser << QStringList {"sum_1", "primals_1", "mm", "mm_1", "t_1"};
-        QTest::addRow("relu(2 gelu(mm))") << "relu_mul_gelu_mm" << nvfuser << QStringList {"relu", "mm", "t", "t_1"};
-        QTest::addRow("softmax(q k^T / 2)") << "softmax_qk" << nvfuser
-                                            << QStringList {"_softmax", "primals_1", "detach_4", "t_3"};
-        QTest::addRow("tanh(rowsum(exp x) x)") << "tanh_rowsum_exp" << nvfuser << QStringList {"tanh", "primals_1", "sum_1"};
-        QTest::addRow("sin(dropout(cos x))") << "sin_dropout_cos" << nvfuser
-                                             << QStringList {"sin", "primals_1", "bernoulli_"};
-        QTest::addRow("8 cos between mms") << "eight_cos_between_mms" << nvfuser << QStringList {"mm_1", "mm", "t_1", "t_2"};
-        QTest::addRow("reduction ban") << "sin_cos_rowsum" << nvfuser << QStringList {"sin", "primals_1", "sum_1"};
-        QTest::addRow("views, nvfuser") << "mm_cos_view_view" << nvfuser << QStringList {"mm", "view_1", "t_1"};
-        QTest::addRow("views, inductor") << "mm_cos_view_view" << int(OpListCompiler::Inductor)
-                                         << QStringList {"mm", "primals_1", "t_1"};
+        QTest::addRow("sum(mm(cos(x), w))")
+            << "sum_mm_cos" << nvfuser << QStringList {"sum_1", "primals_1", "t_1"};
+        QTest::addRow("sigmoid(mm(sin(x), w))")
+            << "sigmoid_mm_sin" << nvfuser << QStringList {"sigmoid", "primals_1", "detach_4", "t_1"};
+        QTest::addRow("cos/mm chain")
+            << "cos_mm_chain" << nvfuser << QStringList {"sum_1", "primals_1", "mm", "mm_1", "t_1"};
+        QTest::addRow("relu(2 gelu(mm))")
+            << "relu_mul_gelu_mm" << nvfuser << QStringList {"relu", "mm", "t", "t_1"};
+        QTest::addRow("softmax(q k^T / 2)")
+            << "softmax_qk" << nvfuser << QStringList {"_softmax", "primals_1", "detach_4", "t_3"};
+        QTest::addRow("tanh(rowsum(exp x) x)")
+            << "tanh_rowsum_exp" << nvfuser << QStringList {"tanh", "primals_1", "sum_1"};
+        QTest::addRow("sin(dropout(cos x))")
+            << "sin_dropout_cos" << nvfuser << QStringList {"sin", "primals_1", "bernoulli_"};
+        QTest::addRow("8 cos between mms")
+            << "eight_cos_between_mms" << nvfuser << QStringList {"mm_1", "mm", "t_1", "t_2"};
+        QTest::addRow("reduction ban")
+            << "sin_cos_rowsum" << nvfuser << QStringList {"sin", "primals_1", "sum_1"};
+        QTest::addRow("views, nvfuser")
+            << "mm_cos_view_view" << nvfuser << QStringList {"mm", "view_1", "t_1"};
+        QTest::addRow("views, inductor")
+            << "mm_cos_view_view" << int(OpListCompiler::Inductor) << QStringList {"mm", "primals_1", "t_1"};
     }
 
     void minCutForwardOutputs()
@@ -68,8 +76,8 @@ private slots:
         QCOMPARE(forwardOutputs(graph, result), expected);
 
         // And the same as the PyTorch that traced the file.
-        const auto* recorded
-            = graph.recordedPartition(options.compiler == OpListCompiler::Inductor ? "min_cut_inductor" : "min_cut");
+        const auto* recorded = graph.recordedPartition(
+            options.compiler == OpListCompiler::Inductor ? "min_cut_inductor" : "min_cut");
         QVERIFY(recorded);
         QStringList recordedOutputs;
         for (NodeId n : graph.fwdOutputs())

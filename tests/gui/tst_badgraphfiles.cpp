@@ -78,7 +78,8 @@ private Q_SLOTS:
         QCOMPARE(title, QStringLiteral("Cannot open the graph"));
         QVERIFY2(text.contains(file), qPrintable(text));
         const QRegularExpression expected(pattern);
-        QVERIFY2(expected.match(text).hasMatch(), qPrintable(text + QStringLiteral("\n  expected: ") + pattern));
+        QVERIFY2(
+            expected.match(text).hasMatch(), qPrintable(text + QStringLiteral("\n  expected: ") + pattern));
         QVERIFY(!m_window->document()->graph());
     }
 };

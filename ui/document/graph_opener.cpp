@@ -71,8 +71,7 @@ QList<TracedGraphChoice> tracedGraphChoices(const trace::TraceListing& listing)
 GraphOpener::GraphOpener(QObject* parent)
     : QObject(parent)
     , m_latest(std::make_shared<std::atomic<quint64>>(0))
-{
-}
+{ }
 
 GraphOpener::~GraphOpener()
 {
@@ -149,7 +148,8 @@ GraphOpener::OpenResult GraphOpener::load(const QString& path, const QString& tr
         const double loadSeconds = static_cast<double>(timer.nsecsElapsed()) * 1e-9;
         if (stale())
             return {{}, {}, true, {}};
-        report(QObject::tr("Finding forward, backward and repeated blocks in %1 nodes…").arg(graph.size()), 700);
+        report(
+            QObject::tr("Finding forward, backward and repeated blocks in %1 nodes…").arg(graph.size()), 700);
         auto loaded = analyseGraph(std::move(graph), path, loadSeconds, traceGraph);
         if (stale())
             return {{}, {}, true, {}};

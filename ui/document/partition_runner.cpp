@@ -52,12 +52,13 @@ void PartitionRunner::start(const PartitionRequest& request, std::uint64_t gener
     // Back to the GUI thread with a queued call, not a QFuture continuation (see GraphOpener::open).
     startInPool(m_pool, [self, graph, request, generation, sessions = m_sessions] {
         lowerThreadPriority();
-        qCDebug(lcTiming, "%9.2f partition %llu starts", timingClockMs(), static_cast<unsigned long long>(generation));
+        qCDebug(lcTiming, "%9.2f partition %llu starts", timingClockMs(),
+            static_cast<unsigned long long>(generation));
         PartitionOutcomePtr outcome = request.budget
             ? runBudgetPartition(graph, *sessions, request.options, *request.budget, generation)
             : runPartition(*graph, request.options, generation);
         qCDebug(lcTiming, "%9.2f partition %llu done (partitionGraph %.2f ms)", timingClockMs(),
-                static_cast<unsigned long long>(generation), outcome->seconds * 1000);
+            static_cast<unsigned long long>(generation), outcome->seconds * 1000);
         queueCall(self, [self, outcome] {
             if (self)
                 self->onFinished(outcome);
@@ -67,7 +68,8 @@ void PartitionRunner::start(const PartitionRequest& request, std::uint64_t gener
 
 void PartitionRunner::onFinished(PartitionOutcomePtr outcome)
 {
-    qCDebug(lcTiming, "%9.2f partition %llu back on the GUI thread", timingClockMs(), static_cast<unsigned long long>(outcome->generation));
+    qCDebug(lcTiming, "%9.2f partition %llu back on the GUI thread", timingClockMs(),
+        static_cast<unsigned long long>(outcome->generation));
     m_running = false;
     if (m_waiting) {
         const auto next = *m_waiting;

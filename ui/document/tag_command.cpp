@@ -4,13 +4,12 @@
 namespace remat::ui {
 
 TagCommand::TagCommand(GraphDocument* document, std::vector<GraphDocument::TagChange> before,
-                       std::vector<GraphDocument::TagChange> after, const QString& text)
+    std::vector<GraphDocument::TagChange> after, const QString& text)
     : QUndoCommand(text)
     , m_document(document)
     , m_before(std::move(before))
     , m_after(std::move(after))
-{
-}
+{ }
 
 void TagCommand::undo()
 {

@@ -11,7 +11,7 @@ namespace remat::ui {
 class TagCommand final : public QUndoCommand {
 public:
     TagCommand(GraphDocument* document, std::vector<GraphDocument::TagChange> before,
-               std::vector<GraphDocument::TagChange> after, const QString& text);
+        std::vector<GraphDocument::TagChange> after, const QString& text);
     void undo() override;
     void redo() override;
 

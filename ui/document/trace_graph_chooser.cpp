@@ -34,7 +34,8 @@ TraceGraphChooser::TraceGraphChooser(
     // enough for a handful of rows without a sea of white.
     const int widest = m_list->sizeHintForColumn(0) + 2 * m_list->frameWidth() + 24;
     m_list->setMinimumWidth(std::max(420, widest));
-    m_list->setMaximumHeight(m_list->sizeHintForRow(0) * std::min<int>(12, int(choices.size()) + 1) + 2 * m_list->frameWidth());
+    m_list->setMaximumHeight(
+        m_list->sizeHintForRow(0) * std::min<int>(12, int(choices.size()) + 1) + 2 * m_list->frameWidth());
     layout->addWidget(m_list);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Open | QDialogButtonBox::Cancel, this);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);

@@ -15,7 +15,8 @@ QString decisionHeadline(const LoadedGraph& graph, const PartitionOutcome* outco
 QString decisionReason(const LoadedGraph& graph, const PartitionOutcome* outcome, NodeId n);
 
 /// "MUST_SAVE (your tag)", "PREFER_RECOMPUTE (from the file)", "none".
-QString tagDescription(const LoadedGraph& graph, CheckpointPolicy inForce, bool userSet, const PartitionOutcome* outcome, NodeId n);
+QString tagDescription(const LoadedGraph& graph, CheckpointPolicy inForce, bool userSet,
+    const PartitionOutcome* outcome, NodeId n);
 
 /// "min-cut · torch-1.13 rules · nvfuser op list"
 QString optionsDescription(const PartitionOptions& options);

@@ -20,7 +20,7 @@ struct LeafDraft {
     Segment segment;
     QString label;
     int blockIndex = kNoBlock; ///< forward block number, for range labels
-    bool repeated = false;     ///< one of the repeated blocks (not a prologue or epilogue)
+    bool repeated = false; ///< one of the repeated blocks (not a prologue or epilogue)
 };
 
 /// One side's computation nodes in graph order, with the edges among them as positions.
@@ -31,7 +31,8 @@ struct SideSequence {
     std::vector<int> cross;
 };
 
-SideSequence sequenceOf(const JointGraph& graph, const GraphRegions& regions, Side side, std::vector<int>& position)
+SideSequence sequenceOf(
+    const JointGraph& graph, const GraphRegions& regions, Side side, std::vector<int>& position)
 {
     SideSequence seq;
     seq.side = side;
@@ -232,8 +233,8 @@ QString modulesInOrder(
     return names.join(QStringLiteral(", "));
 }
 
-std::vector<LeafDraft> leafDrafts(const JointGraph& graph, const SideSequence& seq, const GroupingOptions& options,
-                                  QString& method)
+std::vector<LeafDraft> leafDrafts(
+    const JointGraph& graph, const SideSequence& seq, const GroupingOptions& options, QString& method)
 {
     const int n = static_cast<int>(seq.nodes.size());
     const bool modules = hasModuleInfo(graph, seq);
@@ -321,7 +322,8 @@ std::vector<LeafDraft> leafDrafts(const JointGraph& graph, const SideSequence& s
         if (s.size() > options.maxLeaf) {
             const auto pieces = chunkAtSeams(s.begin, s.end, seq.cross, options.chunkTarget);
             for (std::size_t k = 0; k < pieces.size(); ++k)
-                drafts.push_back({pieces[k], QStringLiteral("%1 (%2/%3)").arg(label).arg(k + 1).arg(pieces.size()), blockIndex});
+                drafts.push_back({pieces[k],
+                    QStringLiteral("%1 (%2/%3)").arg(label).arg(k + 1).arg(pieces.size()), blockIndex});
         } else {
             drafts.push_back({s, label, blockIndex});
         }
@@ -329,7 +331,8 @@ std::vector<LeafDraft> leafDrafts(const JointGraph& graph, const SideSequence& s
     return drafts;
 }
 
-QString rangeLabel(const GroupTree& tree, const std::vector<int>& children, const std::vector<int>& blockIndex, bool backward)
+QString rangeLabel(const GroupTree& tree, const std::vector<int>& children,
+    const std::vector<int>& blockIndex, bool backward)
 {
     int lo = std::numeric_limits<int>::max();
     int hi = std::numeric_limits<int>::min();
@@ -353,7 +356,8 @@ QString rangeLabel(const GroupTree& tree, const std::vector<int>& children, cons
 /// "∇ block 3" is exactly the gradient of block 3 even when the backward does not repeat
 /// cleanly (recomputation under checkpointing, accumulated gradients). Returns, per forward
 /// group, its backward members in graph order.
-std::map<int, std::vector<NodeId>> mirrorBackward(const JointGraph& graph, const SideSequence& seq, const GroupTree& tree)
+std::map<int, std::vector<NodeId>> mirrorBackward(
+    const JointGraph& graph, const SideSequence& seq, const GroupTree& tree)
 {
     std::vector<int> mirror(graph.size(), -1);
     std::vector<char> onSide(graph.size(), 0);
@@ -369,8 +373,10 @@ std::map<int, std::vector<NodeId>> mirrorBackward(const JointGraph& graph, const
                 votes[mirror[ui]] += 1;
         }
         if (!votes.empty())
-            mirror[static_cast<std::size_t>(v)] =
-                std::max_element(votes.begin(), votes.end(), [](auto& a, auto& b) { return a.second < b.second; })->first;
+            mirror[static_cast<std::size_t>(v)]
+                = std::max_element(votes.begin(), votes.end(), [](auto& a, auto& b) {
+                      return a.second < b.second;
+                  })->first;
     }
     // Nodes fed only by tangents take the group of their users.
     for (auto it = seq.nodes.rbegin(); it != seq.nodes.rend(); ++it) {
@@ -404,7 +410,7 @@ GroupTree groupGraph(const JointGraph& graph, const GraphRegions& regions, const
     tree.leafOf.assign(graph.size(), -1);
     std::vector<int> position(graph.size(), -1);
     std::vector<int> blockIndex; // per group
-    std::vector<char> repeated;  // per group
+    std::vector<char> repeated; // per group
     std::vector<int> sideLeaves[2];
     QStringList methods;
 
@@ -432,12 +438,15 @@ GroupTree groupGraph(const JointGraph& graph, const GraphRegions& regions, const
             // blocks in reverse); big ones are cut into pieces.
             auto mirror = mirrorBackward(graph, seq, tree);
             std::vector<std::pair<int, std::vector<NodeId>>> ordered(mirror.begin(), mirror.end());
-            std::sort(ordered.begin(), ordered.end(), [](auto& a, auto& b) { return a.second.front() < b.second.front(); });
+            std::sort(ordered.begin(), ordered.end(),
+                [](auto& a, auto& b) { return a.second.front() < b.second.front(); });
             for (auto& [source, members] : ordered) {
-                const QString label = source >= 0 ? QStringLiteral("∇ ") + tree.group(source).label : QStringLiteral("∇ other");
+                const QString label = source >= 0 ? QStringLiteral("∇ ") + tree.group(source).label
+                                                  : QStringLiteral("∇ other");
                 const int block = source >= 0 ? blockIndex[static_cast<std::size_t>(source)] : kNoBlock;
                 const bool isRepeated = source >= 0 && repeated[static_cast<std::size_t>(source)];
-                const std::size_t pieces = (members.size() + static_cast<std::size_t>(options.maxLeaf) - 1) / static_cast<std::size_t>(options.maxLeaf);
+                const std::size_t pieces = (members.size() + static_cast<std::size_t>(options.maxLeaf) - 1)
+                    / static_cast<std::size_t>(options.maxLeaf);
                 if (pieces <= 1) {
                     addLeaf(side, label, std::move(members), block, isRepeated);
                     continue;
@@ -445,8 +454,10 @@ GroupTree groupGraph(const JointGraph& graph, const GraphRegions& regions, const
                 const std::size_t per = (members.size() + pieces - 1) / pieces;
                 for (std::size_t k = 0; k * per < members.size(); ++k) {
                     std::vector<NodeId> part(members.begin() + static_cast<std::ptrdiff_t>(k * per),
-                                             members.begin() + static_cast<std::ptrdiff_t>(std::min(members.size(), (k + 1) * per)));
-                    addLeaf(side, QStringLiteral("%1 (%2/%3)").arg(label).arg(k + 1).arg(pieces), std::move(part), block, isRepeated);
+                        members.begin()
+                            + static_cast<std::ptrdiff_t>(std::min(members.size(), (k + 1) * per)));
+                    addLeaf(side, QStringLiteral("%1 (%2/%3)").arg(label).arg(k + 1).arg(pieces),
+                        std::move(part), block, isRepeated);
                 }
             }
             methods << QStringLiteral("backward: mirrors the forward groups");
@@ -455,7 +466,8 @@ GroupTree groupGraph(const JointGraph& graph, const GraphRegions& regions, const
         }
         QString method;
         const auto drafts = leafDrafts(graph, seq, options, method);
-        methods << (side == Side::Forward ? QStringLiteral("forward: ") : QStringLiteral("backward: ")) + method;
+        methods << (side == Side::Forward ? QStringLiteral("forward: ") : QStringLiteral("backward: "))
+                + method;
         for (const LeafDraft& d : drafts) {
             const int g = static_cast<int>(tree.groups.size());
             Group group;
@@ -479,7 +491,7 @@ GroupTree groupGraph(const JointGraph& graph, const GraphRegions& regions, const
     // Backward groups are named after the forward group they draw most values from; a backward
     // block after a forward block, a backward prologue or epilogue after a forward one.
     std::map<QString, int> usedLabels;
-    for (int g : mirrored ? std::vector<int>{} : sideLeaves[static_cast<int>(Side::Backward)]) {
+    for (int g : mirrored ? std::vector<int> {} : sideLeaves[static_cast<int>(Side::Backward)]) {
         std::map<int, int> votes;
         std::map<int, int> sameKind;
         for (NodeId v : tree.group(g).members) {
@@ -496,7 +508,9 @@ GroupTree groupGraph(const JointGraph& graph, const GraphRegions& regions, const
             votes = std::move(sameKind);
         if (votes.empty())
             continue;
-        const int src = std::max_element(votes.begin(), votes.end(), [](auto& a, auto& b) { return a.second < b.second; })->first;
+        const int src = std::max_element(votes.begin(), votes.end(), [](auto& a, auto& b) {
+            return a.second < b.second;
+        })->first;
         QString label = QStringLiteral("∇ ") + tree.group(src).label;
         const int seen = usedLabels[label]++;
         if (seen > 0)

@@ -44,7 +44,8 @@ GraphRegions computeRegions(const JointGraph& graph)
     // Forward: ancestors of the forward outputs (a forward-only graph: of every output).
     std::vector<char> forward(n, 0);
     std::vector<NodeId> stack;
-    const auto outputs = graph.kind() == GraphKind::Forward ? std::span<const NodeId>(graph.outputs()) : graph.fwdOutputs();
+    const auto outputs
+        = graph.kind() == GraphKind::Forward ? std::span<const NodeId>(graph.outputs()) : graph.fwdOutputs();
     for (NodeId o : outputs) {
         if (o != kNoNode)
             stack.push_back(o);
@@ -100,7 +101,8 @@ GraphRegions computeRegions(const JointGraph& graph)
     result.side.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
         const Region r = result.region[i];
-        result.side[i] = r == Region::Unclaimed ? (i < firstBackward ? Side::Forward : Side::Backward) : sideOf(r);
+        result.side[i]
+            = r == Region::Unclaimed ? (i < firstBackward ? Side::Forward : Side::Backward) : sideOf(r);
     }
     return result;
 }

@@ -11,12 +11,12 @@ namespace remat::ui {
 /// Where a node sits in the joint graph, independent of any partition decision: the canvas
 /// colours and places nodes by region, so it must not move when the user re-partitions.
 enum class Region : std::uint8_t {
-    Primal,    ///< parameter, buffer or example input
-    Tangent,   ///< incoming gradient
-    Forward,   ///< an ancestor of a forward output
-    Backward,  ///< downstream of a tangent
+    Primal, ///< parameter, buffer or example input
+    Tangent, ///< incoming gradient
+    Forward, ///< an ancestor of a forward output
+    Backward, ///< downstream of a tangent
     Unclaimed, ///< computable from primals but needed only by the backward (PyTorch's "unclaimed")
-    Output,    ///< the single output node
+    Output, ///< the single output node
 };
 
 /// Which side of the U-shaped layout a region is drawn on.

@@ -31,7 +31,8 @@ std::vector<NodeId> findNodes(const LoadedGraph& graph, const QString& text)
         if (rank >= 0)
             ranked.emplace_back(rank, n);
     }
-    std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::stable_sort(
+        ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     std::vector<NodeId> result;
     result.reserve(ranked.size());
     for (const auto& r : ranked)

@@ -26,8 +26,9 @@ const char* policyName(CheckpointPolicy policy)
 
 std::optional<CheckpointPolicy> parsePolicy(const QString& name)
 {
-    for (auto p : {CheckpointPolicy::None, CheckpointPolicy::MustSave, CheckpointPolicy::PreferSave, CheckpointPolicy::MustRecompute,
-                   CheckpointPolicy::PreferRecompute, CheckpointPolicy::MustCpuOffload, CheckpointPolicy::PreferCpuOffload}) {
+    for (auto p : {CheckpointPolicy::None, CheckpointPolicy::MustSave, CheckpointPolicy::PreferSave,
+             CheckpointPolicy::MustRecompute, CheckpointPolicy::PreferRecompute,
+             CheckpointPolicy::MustCpuOffload, CheckpointPolicy::PreferCpuOffload}) {
         if (name.compare(QLatin1String(policyName(p)), Qt::CaseInsensitive) == 0)
             return p;
     }

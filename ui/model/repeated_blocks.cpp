@@ -55,14 +55,15 @@ double similarity(std::span<const std::uint32_t> ops, const Segment& a, const Se
         return 0;
     int same = 0;
     for (int i = 0; i < len; ++i)
-        same += ops[static_cast<std::size_t>(a.begin + i)] == ops[static_cast<std::size_t>(b.begin + i)] ? 1 : 0;
+        same += ops[static_cast<std::size_t>(a.begin + i)] == ops[static_cast<std::size_t>(b.begin + i)] ? 1
+                                                                                                         : 0;
     return static_cast<double>(same) / std::max(a.size(), b.size());
 }
 
 } // namespace
 
-std::vector<Segment> findRepeatedBlocks(std::span<const std::uint32_t> ops, std::span<const int> cross, int minPeriod,
-                                        int minRepeats, double minScore)
+std::vector<Segment> findRepeatedBlocks(std::span<const std::uint32_t> ops, std::span<const int> cross,
+    int minPeriod, int minRepeats, double minScore)
 {
     const int n = static_cast<int>(ops.size());
     const int maxPeriod = std::min(n / minRepeats, 4000);

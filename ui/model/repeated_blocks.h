@@ -25,7 +25,7 @@ std::vector<int> cutWidths(int length, std::span<const std::pair<int, int>> edge
 /// cuts it into blocks at the narrowest seam. Returns no segments when nothing repeats at least
 /// `minRepeats` times with `minScore` of the ops matching.
 std::vector<Segment> findRepeatedBlocks(std::span<const std::uint32_t> ops, std::span<const int> cross,
-                                        int minPeriod = 8, int minRepeats = 3, double minScore = 0.75);
+    int minPeriod = 8, int minRepeats = 3, double minScore = 0.75);
 
 /// Cuts a sequence into chunks of about `target` positions, each cut at the narrowest seam nearby.
 std::vector<Segment> chunkAtSeams(int begin, int end, std::span<const int> cross, int target);

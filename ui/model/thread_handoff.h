@@ -42,16 +42,18 @@ inline void takingOver(void* queue)
     __tsan_acquire(queue);
 }
 #else
-inline void handingOver(void*) { }
-inline void handedOver() { }
-inline void takingOver(void*) { }
+inline void handingOver(void*)
+{ }
+inline void handedOver()
+{ }
+inline void takingOver(void*)
+{ }
 #endif
 } // namespace handoff
 
 /// Runs `function` on `context`'s thread from its event queue: how our workers hand their results
 /// back to the GUI thread (heaptrack's pattern; see GraphOpener::open for why not a QFuture).
-template <typename Function>
-void queueCall(QObject* context, Function function)
+template <typename Function> void queueCall(QObject* context, Function function)
 {
     auto call = [function = std::move(function)]() mutable {
         handoff::takingOver(&handoff::guiQueue);
@@ -63,8 +65,7 @@ void queueCall(QObject* context, Function function)
 }
 
 /// QThreadPool::start(function).
-template <typename Function>
-void startInPool(QThreadPool& pool, Function function)
+template <typename Function> void startInPool(QThreadPool& pool, Function function)
 {
     std::function<void()> job = [function = std::move(function)]() mutable {
         handoff::takingOver(&handoff::poolQueues);
@@ -76,8 +77,7 @@ void startInPool(QThreadPool& pool, Function function)
 }
 
 /// QtConcurrent::run(function) on backgroundPool(), never on Qt's global pool (see there).
-template <typename Function>
-auto runConcurrently(Function function)
+template <typename Function> auto runConcurrently(Function function)
 {
     auto job = [function = std::move(function)]() mutable {
         handoff::takingOver(&handoff::poolQueues);

@@ -37,7 +37,10 @@ bool DecisionFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex& sou
     if (m_text.isEmpty())
         return true;
     for (int column : {DecisionTableModel::NameColumn, DecisionTableModel::OpColumn}) {
-        if (model->index(sourceRow, column, sourceParent).data().toString().contains(m_text, Qt::CaseInsensitive))
+        if (model->index(sourceRow, column, sourceParent)
+                .data()
+                .toString()
+                .contains(m_text, Qt::CaseInsensitive))
             return true;
     }
     return false;

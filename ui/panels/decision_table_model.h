@@ -15,13 +15,23 @@ class DecisionTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum class List { Saved, Recomputed, Banned };
-    enum Column { NameColumn, SizeColumn, OpColumn, ValueColumn, DistanceColumn, TagColumn, DetailColumn, ColumnCount };
+    enum Column {
+        NameColumn,
+        SizeColumn,
+        OpColumn,
+        ValueColumn,
+        DistanceColumn,
+        TagColumn,
+        DetailColumn,
+        ColumnCount
+    };
     enum Roles { SortRole = Qt::UserRole, NodeRole, DiffersRole };
 
     explicit DecisionTableModel(List list, QObject* parent = nullptr);
 
     /// `tagOf` gives the tag in force for a node.
-    void setData(LoadedGraphPtr graph, PartitionOutcomePtr outcome, std::function<CheckpointPolicy(NodeId)> tagOf);
+    void setData(
+        LoadedGraphPtr graph, PartitionOutcomePtr outcome, std::function<CheckpointPolicy(NodeId)> tagOf);
     /// Tags changed without a new partition yet: refresh the tag column.
     void refreshTags();
     int rowOf(NodeId n) const;

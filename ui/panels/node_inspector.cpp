@@ -4,16 +4,16 @@
 #include "canvas/graph_scene.h"
 #include "document/graph_document.h"
 #include "document/node_selection.h"
-#include "window/guide_window.h"
 #include "panels/node_report.h"
 #include "panels/what_if_report.h"
+#include "window/guide_window.h"
 
 #include <QScrollBar>
 
 namespace remat::ui {
 
-NodeInspector::NodeInspector(GraphDocument* document, GraphScene* scene, NodeSelection* selection, PlanAnalyst* analyst,
-                             QWidget* parent)
+NodeInspector::NodeInspector(GraphDocument* document, GraphScene* scene, NodeSelection* selection,
+    PlanAnalyst* analyst, QWidget* parent)
     : QTextBrowser(parent)
     , m_document(document)
     , m_scene(scene)
@@ -89,8 +89,8 @@ void NodeInspector::requestAnalysis(NodeId n)
 {
     if (!m_document->graph() || !m_document->outcome())
         return;
-    const PlanRequest request
-        = PlanAnalyst::requestFor(m_document->partitionOptions(), m_document->budgetMode(), m_document->budgetSettings());
+    const PlanRequest request = PlanAnalyst::requestFor(
+        m_document->partitionOptions(), m_document->budgetMode(), m_document->budgetSettings());
     if (n == m_requestedNode && m_requested && samePlanRequest(*m_requested, request))
         return; // asked already: the answer is shown or on its way
     m_analysis.reset();

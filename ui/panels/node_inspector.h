@@ -18,7 +18,7 @@ class NodeInspector : public QTextBrowser {
     Q_OBJECT
 public:
     NodeInspector(GraphDocument* document, GraphScene* scene, NodeSelection* selection, PlanAnalyst* analyst,
-                  QWidget* parent = nullptr);
+        QWidget* parent = nullptr);
 
     void refresh();
     /// The selected node's what-if, once computed (null before).
@@ -39,9 +39,9 @@ private:
     GraphScene* m_scene;
     NodeSelection* m_selection;
     PlanAnalyst* m_analyst;
-    std::pair<int, int> m_shown{-1, -1};
-    QString m_reportHtml;           ///< the node's report without the what-if
-    NodeAnalysisPtr m_analysis;     ///< for the node shown, when it matches the current request
+    std::pair<int, int> m_shown {-1, -1};
+    QString m_reportHtml; ///< the node's report without the what-if
+    NodeAnalysisPtr m_analysis; ///< for the node shown, when it matches the current request
     std::optional<PlanRequest> m_requested;
     NodeId m_requestedNode = kNoNode;
     QTimer m_refreshTimer;

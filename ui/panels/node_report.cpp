@@ -21,12 +21,15 @@ QString link(const LoadedGraph& g, NodeId n)
 
 QString row(const QString& key, const QString& value)
 {
-    return QStringLiteral("<tr><td style='color:#555; padding-right:10px; white-space:nowrap'>%1</td><td>%2</td></tr>").arg(key, value);
+    return QStringLiteral(
+        "<tr><td style='color:#555; padding-right:10px; white-space:nowrap'>%1</td><td>%2</td></tr>")
+        .arg(key, value);
 }
 
 QString pill(const QString& text, const QColor& colour)
 {
-    return QStringLiteral("<span style='background-color:%1; color:white; font-weight:bold'>&nbsp;%2&nbsp;</span>")
+    return QStringLiteral(
+        "<span style='background-color:%1; color:white; font-weight:bold'>&nbsp;%2&nbsp;</span>")
         .arg(colour.name(), text.toHtmlEscaped());
 }
 
@@ -66,7 +69,8 @@ QString nodeReport(const CanvasState& state, NodeId n)
     const CanvasPalette& pal = state.palette;
 
     QString html = QStringLiteral("<h3 style='margin-bottom:2px'>%1</h3>").arg(label.name.toHtmlEscaped());
-    html += QStringLiteral("<div><code>%1</code> · %2</div>").arg(label.op.toHtmlEscaped(), QLatin1String(regionName(g.region(n))));
+    html += QStringLiteral("<div><code>%1</code> · %2</div>")
+                .arg(label.op.toHtmlEscaped(), QLatin1String(regionName(g.region(n))));
 
     // The decision first: it is what the user came for.
     QString decision = decisionHeadline(g, outcome, n);
@@ -84,7 +88,8 @@ QString nodeReport(const CanvasState& state, NodeId n)
         html += QStringLiteral("<p>%1</p>").arg(reason.toHtmlEscaped());
 
     html += QStringLiteral("<table cellspacing='0' cellpadding='1'>");
-    const bool userSet = static_cast<std::size_t>(n) < state.userTagged.size() && state.userTagged[static_cast<std::size_t>(n)];
+    const bool userSet = static_cast<std::size_t>(n) < state.userTagged.size()
+        && state.userTagged[static_cast<std::size_t>(n)];
     html += row(QObject::tr("Tag"), tagDescription(g, state.tag(n), userSet, outcome, n).toHtmlEscaped());
 
     // The value.
@@ -99,7 +104,8 @@ QString nodeReport(const CanvasState& state, NodeId n)
     } else if (node.valueKind == ValueKind::TensorList) {
         QStringList parts;
         for (const auto& v : node.values)
-            parts << (v ? dims(v->shape) + QLatin1Char(' ') + QString::fromLatin1(dtypeName(v->dtype)) + QObject::tr(" stride ") + dims(v->stride)
+            parts << (v ? dims(v->shape) + QLatin1Char(' ') + QString::fromLatin1(dtypeName(v->dtype))
+                        + QObject::tr(" stride ") + dims(v->stride)
                         : QStringLiteral("–"));
         html += row(QObject::tr("Values"), parts.join(QStringLiteral("<br>")));
         html += row(QObject::tr("Size"), label.size);
@@ -111,20 +117,21 @@ QString nodeReport(const CanvasState& state, NodeId n)
         const auto i = static_cast<std::size_t>(n);
         if (i < r.classes.requiredFw.size()) {
             QString cls = r.classes.isRequiredFw(n) ? QStringLiteral("required_fw")
-                        : r.classes.isRequiredBw(n) ? QStringLiteral("required_bw")
+                : r.classes.isRequiredBw(n)         ? QStringLiteral("required_bw")
                                                     : QStringLiteral("unclaimed");
             html += row(QObject::tr("Class"), cls);
             const int d = r.classes.dist(n);
-            html += row(QStringLiteral("dist_from_bw"), d >= NodeClasses::kFar ? QObject::tr("∞ (not needed by the backward)") : QString::number(d));
+            html += row(QStringLiteral("dist_from_bw"),
+                d >= NodeClasses::kFar ? QObject::tr("∞ (not needed by the backward)") : QString::number(d));
         }
         if (i < r.weights.size() && outcome->options.partitioner == PartitionerKind::MinCut)
             html += row(QObject::tr("Save-edge weight"), weightText(r.weights[i]));
-        html += row(QObject::tr("In graphs"), QStringLiteral("%1%2")
-                                                  .arg((flags & InForward) ? QObject::tr("forward ") : QString(),
-                                                       (flags & InBackward) ? QObject::tr("backward") : QString()));
+        html += row(QObject::tr("In graphs"),
+            QStringLiteral("%1%2").arg((flags & InForward) ? QObject::tr("forward ") : QString(),
+                (flags & InBackward) ? QObject::tr("backward") : QString()));
         if (!outcome->referenceKey.isEmpty())
             html += row(QObject::tr("PyTorch (%1)").arg(outcome->referenceKey),
-                        (flags & ReferenceSaved) ? QObject::tr("saved") : QObject::tr("not saved"));
+                (flags & ReferenceSaved) ? QObject::tr("saved") : QObject::tr("not saved"));
     }
 
     if (node.meta.acGraphId)
@@ -149,7 +156,9 @@ QString nodeReport(const CanvasState& state, NodeId n)
     const QString args = argumentsText(g.graph, n, [&g](NodeId ref) { return link(g, ref); });
     if (node.op != NodeOp::Placeholder)
         html += QObject::tr("<p><b>Call</b><br><code>%1(%2)</code></p>").arg(label.op.toHtmlEscaped(), args);
-    html += QObject::tr("<p><b>Inputs</b> (%1)<br>%2</p>").arg(node.inputs.size()).arg(nodeList(g, node.inputs));
+    html += QObject::tr("<p><b>Inputs</b> (%1)<br>%2</p>")
+                .arg(node.inputs.size())
+                .arg(nodeList(g, node.inputs));
     html += QObject::tr("<p><b>Users</b> (%1)<br>%2</p>").arg(node.users.size()).arg(nodeList(g, node.users));
     return html;
 }
@@ -158,7 +167,9 @@ QString groupReport(const CanvasState& state, int group)
 {
     const LoadedGraph& g = *state.graph;
     const Group& grp = g.groups.group(group);
-    const GroupStats s = static_cast<std::size_t>(group) < state.groupStats.size() ? state.groupStats[static_cast<std::size_t>(group)] : GroupStats{};
+    const GroupStats s = static_cast<std::size_t>(group) < state.groupStats.size()
+        ? state.groupStats[static_cast<std::size_t>(group)]
+        : GroupStats {};
     QString html = QStringLiteral("<h3 style='margin-bottom:2px'>%1</h3>").arg(grp.label.toHtmlEscaped());
     html += QObject::tr("<div>group of %1 nodes · %2</div>")
                 .arg(grp.members.size())
@@ -179,7 +190,8 @@ QString groupReport(const CanvasState& state, int group)
     }
     std::sort(saved.begin(), saved.end(), [&g](NodeId a, NodeId b) { return g.bytesOf(a) > g.bytesOf(b); });
     html += QObject::tr("<p><b>Saved values, largest first</b><br>%1</p>").arg(nodeList(g, saved, 30));
-    html += QObject::tr("<p><i>Double-click the group on the canvas to expand it. Tagging a selected group tags all its nodes.</i></p>");
+    html += QObject::tr("<p><i>Double-click the group on the canvas to expand it. Tagging a selected group "
+                        "tags all its nodes.</i></p>");
     return html;
 }
 
@@ -187,8 +199,9 @@ QString emptyReport(const LoadedGraph* graph)
 {
     if (!graph)
         return QObject::tr("<p style='color:#666'>No graph open.</p>");
-    return QObject::tr("<p style='color:#666'>Select a node on the canvas, in the tables, or with Find (Ctrl+F) "
-                       "to see its op, value, tags and what the partitioner decided.</p>");
+    return QObject::tr(
+        "<p style='color:#666'>Select a node on the canvas, in the tables, or with Find (Ctrl+F) "
+        "to see its op, value, tags and what the partitioner decided.</p>");
 }
 
 } // namespace remat::ui

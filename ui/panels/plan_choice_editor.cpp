@@ -24,9 +24,8 @@ PlanChoiceEditor::PlanChoiceEditor(PlanChoice::Kind initial, QWidget* parent)
     m_kind->addItem(tr("Without my tags"), static_cast<int>(Kind::WithoutUserTags));
     m_kind->addItem(tr("Plan file…"), static_cast<int>(Kind::PlanFile));
     m_kind->setCurrentIndex(m_kind->findData(static_cast<int>(initial)));
-    m_kind->setToolTip(
-        tr("Other rule set: torch-1.13 against torch-2.14. Without my tags: the plan before "
-           "the tags you set in the app."));
+    m_kind->setToolTip(tr("Other rule set: torch-1.13 against torch-2.14. Without my tags: the plan before "
+                          "the tags you set in the app."));
     m_budget->setRange(0, 1);
     m_budget->setDecimals(3);
     m_budget->setSingleStep(0.05);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "window/command_line.h"
 #include "graph/arg.h"
+#include "window/command_line.h"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -52,7 +52,8 @@ private:
     void measureTags(NodeId node);
     /// Peak RSS so far, and per node of the open graph (a line of --measure).
     void printPeakMemory(std::size_t nodes);
-    /// The what-if of saved nodes, the budget sweep, and clicks on its points (headless_measure_pictures.cpp).
+    /// The what-if of saved nodes, the budget sweep, and clicks on its points
+    /// (headless_measure_pictures.cpp).
     void measurePictures(NodeId node);
 
     MainWindow* m_window;

@@ -1,33 +1,33 @@
 // SPDX-License-Identifier: MIT
 #include "window/main_window.h"
 
-#include "window/export_actions.h"
-#include "window/guide_window.h"
-#include "window/graph_properties_dialog.h"
-#include "window/preferences_dialog.h"
-#include "window/settings.h"
-#include "window/tag_actions.h"
-#include "window/window_geometry.h"
+#include "analysis/plan_analyst.h"
 #include "canvas/busy_overlay.h"
 #include "canvas/empty_canvas.h"
 #include "canvas/find_bar.h"
 #include "canvas/graph_canvas.h"
 #include "canvas/graph_scene.h"
 #include "canvas/graph_view.h"
+#include "devices/devices_dock.h"
 #include "document/graph_document.h"
 #include "document/graph_opener.h"
 #include "document/node_selection.h"
 #include "install/data_dir.h"
 #include "model/node_finder.h"
 #include "model/node_text.h"
-#include "analysis/plan_analyst.h"
-#include "devices/devices_dock.h"
 #include "panels/compare_panel.h"
 #include "panels/node_inspector.h"
 #include "panels/pareto_panel.h"
 #include "panels/partition_panel.h"
 #include "panels/timeline_panel.h"
 #include "teaching/teaching_window.h"
+#include "window/export_actions.h"
+#include "window/graph_properties_dialog.h"
+#include "window/guide_window.h"
+#include "window/preferences_dialog.h"
+#include "window/settings.h"
+#include "window/tag_actions.h"
+#include "window/window_geometry.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -158,10 +158,12 @@ void MainWindow::createActions()
     m_undoAction->setIcon(themed("edit-undo", QStyle::SP_ArrowBack));
     m_redoAction = m_document->undoStack()->createRedoAction(this, tr("&Redo"));
     // QKeySequence::Redo is Ctrl+Shift+Z here; listing it twice made the shortcut ambiguous.
-    m_redoAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
+    m_redoAction->setShortcuts(
+        {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
     m_redoAction->setIcon(themed("edit-redo", QStyle::SP_ArrowForward));
 
-    m_findAction = new QAction(themed("edit-find", QStyle::SP_FileDialogContentsView), tr("&Find Node…"), this);
+    m_findAction
+        = new QAction(themed("edit-find", QStyle::SP_FileDialogContentsView), tr("&Find Node…"), this);
     m_findAction->setShortcut(QKeySequence::Find);
     m_findAction->setToolTip(tr("Find a node by name or op (Ctrl+F)"));
     connect(m_findAction, &QAction::triggered, this, [this] { m_canvas->findBar()->activate(); });
@@ -183,15 +185,18 @@ void MainWindow::createActions()
 
     GraphView* view = m_canvas->view();
     m_zoomInAction = new QAction(themed("zoom-in", QStyle::SP_ArrowUp), tr("Zoom &In"), this);
-    m_zoomInAction->setShortcuts({QKeySequence::ZoomIn, QKeySequence(Qt::Key_Plus), QKeySequence(Qt::Key_Equal)});
+    m_zoomInAction->setShortcuts(
+        {QKeySequence::ZoomIn, QKeySequence(Qt::Key_Plus), QKeySequence(Qt::Key_Equal)});
     connect(m_zoomInAction, &QAction::triggered, view, &GraphView::zoomIn);
     m_zoomOutAction = new QAction(themed("zoom-out", QStyle::SP_ArrowDown), tr("Zoom &Out"), this);
     m_zoomOutAction->setShortcuts({QKeySequence::ZoomOut, QKeySequence(Qt::Key_Minus)});
     connect(m_zoomOutAction, &QAction::triggered, view, &GraphView::zoomOut);
-    m_fitAction = new QAction(themed("zoom-fit-best", QStyle::SP_TitleBarMaxButton), tr("&Fit to Window"), this);
+    m_fitAction
+        = new QAction(themed("zoom-fit-best", QStyle::SP_TitleBarMaxButton), tr("&Fit to Window"), this);
     m_fitAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_0), QKeySequence(Qt::Key_0)});
     connect(m_fitAction, &QAction::triggered, view, &GraphView::fitToWindow);
-    m_actualSizeAction = new QAction(themed("zoom-original", QStyle::SP_TitleBarNormalButton), tr("&Actual Size"), this);
+    m_actualSizeAction
+        = new QAction(themed("zoom-original", QStyle::SP_TitleBarNormalButton), tr("&Actual Size"), this);
     m_actualSizeAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_1), QKeySequence(Qt::Key_1)});
     connect(m_actualSizeAction, &QAction::triggered, view, &GraphView::resetZoom);
 
@@ -241,7 +246,8 @@ void MainWindow::createActions()
     m_compareAction = new QAction(tr("Mark &Differences from PyTorch"), this);
     m_compareAction->setCheckable(true);
     m_compareAction->setShortcut(QKeySequence(Qt::Key_D));
-    m_compareAction->setToolTip(tr("Mark nodes where our saved set differs from the file's recorded PyTorch decision"));
+    m_compareAction->setToolTip(
+        tr("Mark nodes where our saved set differs from the file's recorded PyTorch decision"));
     connect(m_compareAction, &QAction::toggled, this, [this](bool on) {
         m_canvas->scene()->setCompareWithReference(on);
         Settings::setCompareWithReference(on);
@@ -259,18 +265,22 @@ void MainWindow::createActions()
                     result.insert(m);
             }
         }
-        m_selection->select(std::vector<NodeId>(result.begin(), result.end()), {}, NodeSelection::Origin::Program);
+        m_selection->select(
+            std::vector<NodeId>(result.begin(), result.end()), {}, NodeSelection::Origin::Program);
     };
     m_selectProducersAction = new QAction(tr("Select &Producers"), this);
     m_selectProducersAction->setShortcut(QKeySequence(Qt::Key_P));
-    connect(m_selectProducersAction, &QAction::triggered, this, [selectNeighbours] { selectNeighbours(true); });
+    connect(
+        m_selectProducersAction, &QAction::triggered, this, [selectNeighbours] { selectNeighbours(true); });
     m_selectConsumersAction = new QAction(tr("Select C&onsumers"), this);
     m_selectConsumersAction->setShortcut(QKeySequence(Qt::Key_U));
-    connect(m_selectConsumersAction, &QAction::triggered, this, [selectNeighbours] { selectNeighbours(false); });
+    connect(
+        m_selectConsumersAction, &QAction::triggered, this, [selectNeighbours] { selectNeighbours(false); });
 
     m_teachAction = new QAction(tr("&Teach the Min-Cut…"), this);
     m_teachAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
-    m_teachAction->setToolTip(tr("Step through the flow network and its minimum cut, on this graph or on the selected region"));
+    m_teachAction->setToolTip(
+        tr("Step through the flow network and its minimum cut, on this graph or on the selected region"));
     connect(m_teachAction, &QAction::triggered, this, [this] { showTeaching(); });
 
     m_guideAction = new QAction(tr("Remat Explorer &Guide"), this);
@@ -283,16 +293,16 @@ void MainWindow::createActions()
     m_aboutAction->setMenuRole(QAction::AboutRole);
     connect(m_aboutAction, &QAction::triggered, this, [this] {
         QMessageBox::about(this, tr("About Remat Explorer"),
-                           tr("<h3>Remat Explorer %1</h3><p>Explore PyTorch activation checkpointing: open an AOTAutograd "
-                              "joint graph, tag nodes, and watch the partitioner's decision change.</p>")
-                               .arg(QApplication::applicationVersion()));
+            tr("<h3>Remat Explorer %1</h3><p>Explore PyTorch activation checkpointing: open an AOTAutograd "
+               "joint graph, tag nodes, and watch the partitioner's decision change.</p>")
+                .arg(QApplication::applicationVersion()));
     });
 
     connect(m_tagActions, &TagActions::tagRequested, this, &MainWindow::tagSelection);
     // Window-wide shortcuts also work while the canvas has focus (single keys stay with text fields).
-    for (QAction* a : {m_zoomInAction, m_zoomOutAction, m_fitAction, m_actualSizeAction, m_expandSelectedAction,
-                       m_collapseSelectedAction, m_overviewAction, m_legendAction, m_compareAction, m_selectProducersAction,
-                       m_selectConsumersAction})
+    for (QAction* a : {m_zoomInAction, m_zoomOutAction, m_fitAction, m_actualSizeAction,
+             m_expandSelectedAction, m_collapseSelectedAction, m_overviewAction, m_legendAction,
+             m_compareAction, m_selectProducersAction, m_selectConsumersAction})
         addAction(a);
     for (QAction* a : m_tagActions->actions())
         addAction(a);
@@ -392,7 +402,8 @@ void MainWindow::createDocks()
 
     // One analyst answers the inspector's what-ifs and the Compare dock (one prepared graph).
     m_analyst = new PlanAnalyst(this);
-    connect(m_document, &GraphDocument::graphChanged, m_analyst, [this] { m_analyst->setGraph(m_document->graph()); });
+    connect(m_document, &GraphDocument::graphChanged, m_analyst,
+        [this] { m_analyst->setGraph(m_document->graph()); });
     m_inspector = new NodeInspector(m_document, m_canvas->scene(), m_selection, m_analyst, this);
     auto* inspectorDock = new QDockWidget(tr("Inspector"), this);
     inspectorDock->setObjectName(QStringLiteral("InspectorDock"));
@@ -415,7 +426,8 @@ void MainWindow::createDocks()
     tabifyDockWidget(paretoDock, timelineDock);
     paretoDock->raise();
     resizeDocks({paretoDock}, {300}, Qt::Vertical);
-    m_comparePanel = new ComparePanel(m_document, m_canvas->scene(), m_selection, m_timelinePanel, m_analyst, this);
+    m_comparePanel
+        = new ComparePanel(m_document, m_canvas->scene(), m_selection, m_timelinePanel, m_analyst, this);
     auto* compareDock = new QDockWidget(tr("Compare Plans"), this);
     compareDock->setObjectName(QStringLiteral("CompareDock"));
     compareDock->setWidget(m_comparePanel);
@@ -446,7 +458,7 @@ void MainWindow::createStatusBar()
     statusBar()->addPermanentWidget(m_graphLabel);
     statusBar()->addPermanentWidget(m_zoomLabel);
     connect(m_canvas->view(), &GraphView::zoomChanged, this,
-            [this](double z) { m_zoomLabel->setText(tr("%1 %").arg(qRound(z * 100))); });
+        [this](double z) { m_zoomLabel->setText(tr("%1 %").arg(qRound(z * 100))); });
     // A long message (a collapsed graph's, on a narrow window) is cut at the permanent labels:
     // hovering the bar shows it whole.
     connect(statusBar(), &QStatusBar::messageChanged, statusBar(), &QWidget::setToolTip);
@@ -454,9 +466,8 @@ void MainWindow::createStatusBar()
 
 void MainWindow::connectDocument()
 {
-    connect(m_opener, &GraphOpener::progress, this, [this](const QString& stage, int permille) {
-        m_canvas->busyOverlay()->setStage(stage, permille);
-    });
+    connect(m_opener, &GraphOpener::progress, this,
+        [this](const QString& stage, int permille) { m_canvas->busyOverlay()->setStage(stage, permille); });
     connect(m_opener, &GraphOpener::opened, this, [this](LoadedGraphPtr graph) {
         m_document->setGraph(std::move(graph));
         onOpened();
@@ -486,16 +497,16 @@ void MainWindow::connectDocument()
         statusBar()->showMessage(
             (tagsChanged ? tr("Tags saved to %1") : tr("Settings saved to %1")).arg(path), 3000);
     });
-    connect(m_document, &GraphDocument::projectProblem, this, [this](const QString& message) {
-        statusBar()->showMessage(message, 10000);
-    });
+    connect(m_document, &GraphDocument::projectProblem, this,
+        [this](const QString& message) { statusBar()->showMessage(message, 10000); });
     connect(m_document, &GraphDocument::partitionChanged, this, [this](PartitionOutcomePtr outcome) {
         if (outcome && !outcome->ok())
             // The reason (a file path and a sentence or two) is longer than the bar: the panel has it whole.
             statusBar()->showMessage(tr("The partitioner failed; the Partition panel says why."), 10000);
         m_exportActions->updateEnabled();
     });
-    connect(m_exportActions, &ExportActions::exported, this, [this](const QString& message) { statusBar()->showMessage(message, 8000); });
+    connect(m_exportActions, &ExportActions::exported, this,
+        [this](const QString& message) { statusBar()->showMessage(message, 8000); });
 }
 
 // ---------------------------------------------------------------- opening
@@ -564,7 +575,8 @@ void MainWindow::chooseTracedGraph(const QString& path, const QList<TracedGraphC
         ids << c.id;
     if (!m_interactive) { // no one to ask: say what there is
         onOpenFailed(path,
-            tr("%1: the log holds %2 joint graphs (%3): choose one with a compile id (--graph on the command line)")
+            tr("%1: the log holds %2 joint graphs (%3): choose one with a compile id (--graph on the command "
+               "line)")
                 .arg(path)
                 .arg(choices.size())
                 .arg(ids.join(QLatin1String(", "))));
@@ -609,7 +621,8 @@ void MainWindow::updateRecentMenu()
     const QStringList files = Settings::recentFiles();
     for (int i = 0; i < files.size(); ++i) {
         const QString path = files[i];
-        QAction* a = m_recentMenu->addAction(QStringLiteral("&%1  %2").arg(i + 1).arg(QFileInfo(path).fileName()));
+        QAction* a
+            = m_recentMenu->addAction(QStringLiteral("&%1  %2").arg(i + 1).arg(QFileInfo(path).fileName()));
         a->setToolTip(path);
         a->setStatusTip(path);
         connect(a, &QAction::triggered, this, [this, path] { openRecentFile(path); });
@@ -620,7 +633,8 @@ void MainWindow::updateRecentMenu()
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)
 {
-    if (event->mimeData()->hasUrls() && !event->mimeData()->urls().isEmpty() && event->mimeData()->urls().first().isLocalFile())
+    if (event->mimeData()->hasUrls() && !event->mimeData()->urls().isEmpty()
+        && event->mimeData()->urls().first().isLocalFile())
         event->acceptProposedAction();
 }
 
@@ -667,7 +681,7 @@ void MainWindow::tagSelection(std::optional<CheckpointPolicy> policy)
 void MainWindow::onFindTextChanged(const QString& text)
 {
     const LoadedGraphPtr graph = m_document->graph();
-    m_matches = graph ? findNodes(*graph, text) : std::vector<NodeId>{};
+    m_matches = graph ? findNodes(*graph, text) : std::vector<NodeId> {};
     m_matchIndex = -1;
     m_canvas->findBar()->setResult(-1, static_cast<int>(m_matches.size()));
     if (m_matches.empty())
@@ -690,7 +704,8 @@ void MainWindow::findNext(bool backwards)
         return;
     }
     const int count = static_cast<int>(m_matches.size());
-    m_matchIndex = backwards ? (m_matchIndex <= 0 ? count - 1 : m_matchIndex - 1) : (m_matchIndex + 1) % count;
+    m_matchIndex
+        = backwards ? (m_matchIndex <= 0 ? count - 1 : m_matchIndex - 1) : (m_matchIndex + 1) % count;
     const NodeId n = m_matches[static_cast<std::size_t>(m_matchIndex)];
     m_selection->selectNode(n, NodeSelection::Origin::Search);
     m_canvas->revealNode(n);
@@ -709,11 +724,13 @@ void MainWindow::showContextMenu(const QPoint& globalPos)
     if (!m_selection->groups().empty())
         menu.addAction(m_expandSelectedAction);
     const LoadedGraphPtr graph = m_document->graph();
-    if (graph && m_selection->currentNode() != kNoNode && graph->groups.leafGroup(m_selection->currentNode()) >= 0)
+    if (graph && m_selection->currentNode() != kNoNode
+        && graph->groups.leafGroup(m_selection->currentNode()) >= 0)
         menu.addAction(m_collapseSelectedAction);
     if (m_selection->currentNode() != kNoNode) {
         const QString name = graph->label(m_selection->currentNode()).name;
-        menu.addAction(tr("Copy Name “%1”").arg(name), this, [name] { QApplication::clipboard()->setText(name); });
+        menu.addAction(
+            tr("Copy Name “%1”").arg(name), this, [name] { QApplication::clipboard()->setText(name); });
     }
     menu.addSeparator();
     menu.addAction(m_fitAction);
@@ -744,7 +761,9 @@ void MainWindow::updateTitle()
 void MainWindow::onPictureReady(const CanvasTimings& timings)
 {
     m_exportActions->updateEnabled();
-    m_timingLabel->setText(timings.cached ? tr("layout: cached") : tr("layout: %1 ms (%2)").arg(timings.layoutSeconds * 1000, 0, 'f', 0).arg(timings.engine));
+    m_timingLabel->setText(timings.cached
+            ? tr("layout: cached")
+            : tr("layout: %1 ms (%2)").arg(timings.layoutSeconds * 1000, 0, 'f', 0).arg(timings.engine));
     const std::size_t boxes = m_canvas->scene()->boxCount();
     const LoadedGraphPtr graph = m_document->graph();
     if (graph)
@@ -798,7 +817,8 @@ void MainWindow::showShortcuts()
 {
     QString rows;
     auto add = [&rows](const QString& keys, const QString& what) {
-        rows += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(keys.toHtmlEscaped(), what.toHtmlEscaped());
+        rows += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>")
+                    .arg(keys.toHtmlEscaped(), what.toHtmlEscaped());
     };
     add(tr("S / Shift+S"), tr("Tag the selection MUST_SAVE / PREFER_SAVE"));
     add(tr("R / Shift+R"), tr("Tag the selection MUST_RECOMPUTE / PREFER_RECOMPUTE"));
@@ -814,7 +834,8 @@ void MainWindow::showShortcuts()
     add(tr("Ctrl+T, F1"), tr("Teach the min-cut, the guide"));
     add(tr("M, L, D"), tr("Overview map, legend, differences from PyTorch"));
     add(tr("Alt+Return"), tr("Graph properties: where the graph comes from, its rules and static inputs"));
-    QMessageBox::information(this, tr("Keyboard Shortcuts"), QStringLiteral("<table cellspacing='6'>%1</table>").arg(rows));
+    QMessageBox::information(
+        this, tr("Keyboard Shortcuts"), QStringLiteral("<table cellspacing='6'>%1</table>").arg(rows));
 }
 
 } // namespace remat::ui

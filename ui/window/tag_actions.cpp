@@ -47,18 +47,28 @@ TagActions::TagActions(QObject* parent)
         QString tip;
     };
     const Spec specs[] = {
-        {tr("Must &Save"), QKeySequence(Qt::Key_S), CheckpointPolicy::MustSave, tr("Always keep this value for the backward (MUST_SAVE)")},
-        {tr("Prefer S&ave"), QKeySequence(Qt::SHIFT | Qt::Key_S), CheckpointPolicy::PreferSave, tr("Keep this value unless told otherwise (PREFER_SAVE)")},
-        {tr("Must &Recompute"), QKeySequence(Qt::Key_R), CheckpointPolicy::MustRecompute, tr("Always recompute this in the backward (MUST_RECOMPUTE)")},
-        {tr("Prefer Re&compute"), QKeySequence(Qt::SHIFT | Qt::Key_R), CheckpointPolicy::PreferRecompute, tr("Recompute this unless it must be saved (PREFER_RECOMPUTE)")},
-        {tr("Must CPU &Offload"), QKeySequence(Qt::Key_O), CheckpointPolicy::MustCpuOffload, tr("Save this value on the host between forward and backward, with activation offloading on (MUST_CPU_OFFLOAD)")},
-        {tr("Prefer CPU O&ffload"), QKeySequence(Qt::SHIFT | Qt::Key_O), CheckpointPolicy::PreferCpuOffload, tr("Offload this value unless told otherwise, with activation offloading on (PREFER_CPU_OFFLOAD)")},
-        {tr("C&lear Tag"), QKeySequence(Qt::Key_X), std::nullopt, tr("Remove the tag (the file's own tag is overridden with none)")},
+        {tr("Must &Save"), QKeySequence(Qt::Key_S), CheckpointPolicy::MustSave,
+            tr("Always keep this value for the backward (MUST_SAVE)")},
+        {tr("Prefer S&ave"), QKeySequence(Qt::SHIFT | Qt::Key_S), CheckpointPolicy::PreferSave,
+            tr("Keep this value unless told otherwise (PREFER_SAVE)")},
+        {tr("Must &Recompute"), QKeySequence(Qt::Key_R), CheckpointPolicy::MustRecompute,
+            tr("Always recompute this in the backward (MUST_RECOMPUTE)")},
+        {tr("Prefer Re&compute"), QKeySequence(Qt::SHIFT | Qt::Key_R), CheckpointPolicy::PreferRecompute,
+            tr("Recompute this unless it must be saved (PREFER_RECOMPUTE)")},
+        {tr("Must CPU &Offload"), QKeySequence(Qt::Key_O), CheckpointPolicy::MustCpuOffload,
+            tr("Save this value on the host between forward and backward, with activation offloading on "
+               "(MUST_CPU_OFFLOAD)")},
+        {tr("Prefer CPU O&ffload"), QKeySequence(Qt::SHIFT | Qt::Key_O), CheckpointPolicy::PreferCpuOffload,
+            tr("Offload this value unless told otherwise, with activation offloading on "
+               "(PREFER_CPU_OFFLOAD)")},
+        {tr("C&lear Tag"), QKeySequence(Qt::Key_X), std::nullopt,
+            tr("Remove the tag (the file's own tag is overridden with none)")},
     };
     for (const Spec& spec : specs) {
         auto* action = new QAction(spec.text, this);
         action->setShortcut(spec.key);
-        action->setToolTip(QStringLiteral("%1 (%2)").arg(spec.tip, spec.key.toString(QKeySequence::NativeText)));
+        action->setToolTip(
+            QStringLiteral("%1 (%2)").arg(spec.tip, spec.key.toString(QKeySequence::NativeText)));
         action->setStatusTip(spec.tip);
         const auto policy = spec.policy;
         connect(action, &QAction::triggered, this, [this, policy] { Q_EMIT tagRequested(policy); });
@@ -80,7 +90,8 @@ void TagActions::addTo(QMenu* menu) const
 
 void TagActions::setPalette(const CanvasPalette& palette)
 {
-    const QString names[] = {QStringLiteral("MS"), QStringLiteral("PS"), QStringLiteral("MR"), QStringLiteral("PR"), QStringLiteral("MO"), QStringLiteral("PO"), QStringLiteral("–")};
+    const QString names[] = {QStringLiteral("MS"), QStringLiteral("PS"), QStringLiteral("MR"),
+        QStringLiteral("PR"), QStringLiteral("MO"), QStringLiteral("PO"), QStringLiteral("–")};
     for (std::size_t i = 0; i < m_actions.size(); ++i) {
         const auto policy = m_policies[i];
         const bool must = policy == CheckpointPolicy::MustSave || policy == CheckpointPolicy::MustRecompute
