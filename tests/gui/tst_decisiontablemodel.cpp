@@ -10,6 +10,10 @@
 #include <QAbstractItemModelTester>
 #include <QTest>
 
+#include <algorithm>
+#include <iterator>
+#include <set>
+
 using namespace remat;
 using namespace remat::ui;
 
@@ -18,6 +22,21 @@ namespace {
 LoadedGraphPtr loadSample(const char* name)
 {
     return analyseGraph(loadGraphFile(test::samplePath(name).toStdString()), test::samplePath(name));
+}
+
+/// Whether the proxy's rows go from the largest value to the smallest.
+bool sortedBySizeDescending(const QAbstractItemModel& proxy)
+{
+    qlonglong previous = std::numeric_limits<qlonglong>::max();
+    for (int row = 0; row < proxy.rowCount(); ++row) {
+        const qlonglong size = proxy.index(row, DecisionTableModel::SizeColumn)
+                                   .data(DecisionTableModel::SortRole)
+                                   .toLongLong();
+        if (size > previous)
+            return false;
+        previous = size;
+    }
+    return true;
 }
 
 } // namespace
@@ -60,6 +79,59 @@ private Q_SLOTS:
         QCOMPARE(model.rowCount(), 0);
     }
 
+    // A live re-partition of the same graph moves only the rows that changed: a sorted view's
+    // persistent indexes (its selection, its current row) survive on the rows that stay.
+    void repartitionKeepsTheRowsThatStay()
+    {
+        const LoadedGraphPtr graph = loadSample("transformer_block.json");
+        const PartitionOutcomePtr first = runPartition(*graph, {}, 1);
+        PartitionOptions other;
+        other.partitioner = PartitionerKind::Default;
+        const PartitionOutcomePtr second = runPartition(*graph, other, 2);
+        QVERIFY(first->ok() && second->ok());
+        DecisionTableModel model(DecisionTableModel::List::Saved);
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        DecisionFilterProxy proxy;
+        proxy.setSourceModel(&model);
+        QAbstractItemModelTester proxyTester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        proxy.sort(DecisionTableModel::SizeColumn, Qt::DescendingOrder);
+        model.setData(graph, first, [](NodeId) { return CheckpointPolicy::None; });
+
+        const auto savedBy = [&](const PartitionOutcomePtr& o) {
+            std::set<NodeId> nodes(o->result->savedValues.begin(), o->result->savedValues.end());
+            nodes.insert(o->result->savedSymNodes.begin(), o->result->savedSymNodes.end());
+            nodes.insert(o->onlyReference.begin(), o->onlyReference.end());
+            return nodes;
+        };
+        const std::set<NodeId> before = savedBy(first);
+        const std::set<NodeId> after = savedBy(second);
+        std::vector<NodeId> kept;
+        std::set_intersection(
+            before.begin(), before.end(), after.begin(), after.end(), std::back_inserter(kept));
+        // The two plans must differ both ways, or this test would prove nothing.
+        QVERIFY(!kept.empty() && kept.size() < before.size() && kept.size() < after.size());
+
+        std::vector<QPersistentModelIndex> marks;
+        for (const NodeId n : kept)
+            marks.emplace_back(
+                proxy.mapFromSource(model.index(model.rowOf(n), DecisionTableModel::NameColumn)));
+        model.setData(graph, second, [](NodeId) { return CheckpointPolicy::MustSave; });
+
+        QCOMPARE(static_cast<std::size_t>(model.rowCount()), after.size());
+        std::set<NodeId> shown;
+        for (int row = 0; row < model.rowCount(); ++row)
+            shown.insert(model.index(row, 0).data(DecisionTableModel::NodeRole).toInt());
+        QCOMPARE(shown, after);
+        for (std::size_t i = 0; i < kept.size(); ++i) {
+            QVERIFY(marks[i].isValid());
+            QCOMPARE(marks[i].data(DecisionTableModel::NodeRole).toInt(), kept[i]);
+        }
+        // The rows show the new partition: its tags and its sort order.
+        QCOMPARE(
+            model.index(0, DecisionTableModel::TagColumn).data().toString(), QStringLiteral("MUST_SAVE"));
+        QVERIFY(sortedBySizeDescending(proxy));
+    }
+
     void savedRowsSortBySizeAndCompareWithPyTorch()
     {
         const LoadedGraphPtr graph = loadSample("transformer_block.json");
@@ -74,14 +146,7 @@ private Q_SLOTS:
         DecisionFilterProxy proxy;
         proxy.setSourceModel(&model);
         proxy.sort(DecisionTableModel::SizeColumn, Qt::DescendingOrder);
-        qlonglong previous = std::numeric_limits<qlonglong>::max();
-        for (int row = 0; row < proxy.rowCount(); ++row) {
-            const qlonglong size = proxy.index(row, DecisionTableModel::SizeColumn)
-                                       .data(DecisionTableModel::SortRole)
-                                       .toLongLong();
-            QVERIFY(size <= previous);
-            previous = size;
-        }
+        QVERIFY(sortedBySizeDescending(proxy));
         // Every row names its node, and the PyTorch column says how the reference decided.
         for (int row = 0; row < model.rowCount(); ++row) {
             const NodeId n = model.index(row, 0).data(DecisionTableModel::NodeRole).toInt();

@@ -15,6 +15,7 @@
 #include "window/settings.h"
 #include "window/tag_actions.h"
 
+#include <QAbstractProxyModel>
 #include <QAction>
 #include <QComboBox>
 #include <QLabel>
@@ -27,6 +28,7 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTreeView>
 #include <QUndoStack>
 
 #include <algorithm>
@@ -234,6 +236,70 @@ private Q_SLOTS:
         w.document()->undoStack()->redo();
         QVERIFY(partitioned.wait(kTimeoutMs));
         QVERIFY(!w.document()->outcome()->result->isSaved(n));
+    }
+
+    // Tagging re-partitions live: the partition tables keep the rows the user selected and where
+    // they were scrolled to, and a node that moves to another list is selected there.
+    void tablesKeepTheSelectionAcrossARepartition()
+    {
+        QTemporaryDir dir;
+        const QString path = test::copySample(dir, "transformer_block.json");
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(openAndWait(w, path));
+        // Saved values PyTorch 1.13 may recompute: an add, a view, and a transpose of a weight.
+        const auto& graph = w.document()->graph()->graph;
+        const NodeId kept = graph.find("add");
+        const NodeId alsoKept = graph.find("view_10");
+        const NodeId tagged = graph.find("t_16");
+        QVERIFY(kept != kNoNode && alsoKept != kNoNode && tagged != kNoNode);
+        for (const NodeId n : {kept, alsoKept, tagged})
+            QVERIFY(w.document()->outcome()->result->isSaved(n));
+
+        // As a user would: pick two rows of the Saved table, then scroll it.
+        PartitionPanel* panel = w.partitionPanel();
+        QTreeView* saved = panel->savedTable();
+        const auto proxyIndex = [&](NodeId n) {
+            const auto* proxy = static_cast<const QAbstractProxyModel*>(saved->model());
+            return proxy->mapFromSource(panel->savedModel()->index(panel->savedModel()->rowOf(n), 0));
+        };
+        saved->selectionModel()->setCurrentIndex(
+            proxyIndex(kept), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        saved->selectionModel()->select(
+            proxyIndex(alsoKept), QItemSelectionModel::Select | QItemSelectionModel::Rows);
+        QCOMPARE(w.selection()->currentNode(), kept);
+        const auto selectedNodes = [](QTreeView* view) {
+            std::vector<NodeId> nodes;
+            for (const QModelIndex& index : view->selectionModel()->selectedRows())
+                nodes.push_back(index.data(DecisionTableModel::NodeRole).toInt());
+            std::sort(nodes.begin(), nodes.end());
+            return nodes;
+        };
+        const std::vector<NodeId> both = selectedNodes(saved);
+        QCOMPARE(both.size(), std::size_t {2});
+        QScrollBar* scroll = saved->verticalScrollBar();
+        QVERIFY(scroll->maximum() > 0);
+        scroll->setValue(scroll->maximum());
+        const int scrolled = scroll->value();
+
+        QSignalSpy partitioned(w.document(), &GraphDocument::partitionChanged);
+        QCOMPARE(w.document()->tagNodes({tagged}, CheckpointPolicy::MustRecompute), 1);
+        QVERIFY(partitioned.wait(kTimeoutMs));
+        QTRY_VERIFY_WITH_TIMEOUT(panel->savedModel()->rowOf(tagged) < 0, kTimeoutMs);
+        QVERIFY(w.document()->outcome()->result->isSaved(kept));
+        QVERIFY(w.document()->outcome()->result->isSaved(alsoKept));
+        QCOMPARE(selectedNodes(saved), both);
+        QCOMPARE(scroll->value(), scrolled);
+
+        // The current node itself recomputed: it leaves the Saved list and is selected where it went.
+        QCOMPARE(w.document()->tagNodes({kept}, CheckpointPolicy::MustRecompute), 1);
+        QVERIFY(partitioned.wait(kTimeoutMs));
+        QTRY_VERIFY_WITH_TIMEOUT(panel->savedModel()->rowOf(kept) < 0, kTimeoutMs);
+        QVERIFY2(w.document()->outcome()->ok(), qPrintable(w.document()->outcome()->error));
+        QVERIFY(std::ranges::count(w.document()->outcome()->result->recomputed, kept) == 1);
+        QCOMPARE(selectedNodes(panel->recomputedTable()), std::vector<NodeId> {kept});
+        QCOMPARE(selectedNodes(saved), std::vector<NodeId> {alsoKept});
     }
 
     void tagsComeBackFromTheSidecar()

@@ -6,6 +6,8 @@
 #include <QBrush>
 #include <QColor>
 
+#include <utility>
+
 namespace remat::ui {
 
 DecisionTableModel::DecisionTableModel(List list, QObject* parent)
@@ -13,32 +15,94 @@ DecisionTableModel::DecisionTableModel(List list, QObject* parent)
     , m_list(list)
 { }
 
+namespace {
+
+/// The nodes a list shows for `outcome`, in the order the partitioner reported them.
+std::vector<NodeId> rowsOf(DecisionTableModel::List list, const PartitionOutcome* outcome)
+{
+    if (!outcome || !outcome->ok())
+        return {};
+    const PartitionResult& r = *outcome->result;
+    std::vector<NodeId> rows;
+    switch (list) {
+    case DecisionTableModel::List::Saved:
+        rows = r.savedValues;
+        rows.insert(rows.end(), r.savedSymNodes.begin(), r.savedSymNodes.end());
+        rows.insert(rows.end(), outcome->onlyReference.begin(), outcome->onlyReference.end());
+        break;
+    case DecisionTableModel::List::Recomputed:
+        rows = r.recomputed;
+        break;
+    case DecisionTableModel::List::Banned:
+        for (const BannedNode& b : r.banned)
+            rows.push_back(b.node);
+        break;
+    }
+    return rows;
+}
+
+} // namespace
+
 void DecisionTableModel::setData(
     LoadedGraphPtr graph, PartitionOutcomePtr outcome, std::function<CheckpointPolicy(NodeId)> tagOf)
 {
-    beginResetModel();
-    m_graph = std::move(graph);
+    std::vector<NodeId> rows = graph ? rowsOf(m_list, outcome.get()) : std::vector<NodeId> {};
+    if (graph != m_graph || m_rows.empty() || rows.empty()) {
+        beginResetModel();
+        m_graph = std::move(graph);
+        m_outcome = std::move(outcome);
+        m_tagOf = std::move(tagOf);
+        m_rows = std::move(rows);
+        endResetModel();
+        return;
+    }
+    // The same graph partitioned again: move only the rows that changed, so that the views keep
+    // their selection and scroll position across a live re-partition.
+    updateRows(rows);
     m_outcome = std::move(outcome);
     m_tagOf = std::move(tagOf);
-    m_rows.clear();
-    if (m_graph && m_outcome && m_outcome->ok()) {
-        const PartitionResult& r = *m_outcome->result;
-        switch (m_list) {
-        case List::Saved:
-            m_rows = r.savedValues;
-            m_rows.insert(m_rows.end(), r.savedSymNodes.begin(), r.savedSymNodes.end());
-            m_rows.insert(m_rows.end(), m_outcome->onlyReference.begin(), m_outcome->onlyReference.end());
-            break;
-        case List::Recomputed:
-            m_rows = r.recomputed;
-            break;
-        case List::Banned:
-            for (const BannedNode& b : r.banned)
-                m_rows.push_back(b.node);
-            break;
+    if (!m_rows.empty())
+        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+    appendRows(rows);
+}
+
+void DecisionTableModel::updateRows(const std::vector<NodeId>& wanted)
+{
+    const std::size_t nodeCount = m_graph->graph.size();
+    std::vector<char> isWanted(nodeCount, 0);
+    for (const NodeId n : wanted)
+        isWanted[static_cast<std::size_t>(n)] = 1;
+    // Back to front, one run of rows at a time, so that the rows before a run keep their numbers.
+    int last = rowCount() - 1;
+    while (last >= 0) {
+        if (isWanted[static_cast<std::size_t>(m_rows[static_cast<std::size_t>(last)])]) {
+            --last;
+            continue;
         }
+        int first = last;
+        while (first > 0 && !isWanted[static_cast<std::size_t>(m_rows[static_cast<std::size_t>(first - 1)])])
+            --first;
+        beginRemoveRows({}, first, last);
+        m_rows.erase(m_rows.begin() + first, m_rows.begin() + last + 1);
+        endRemoveRows();
+        last = first - 1;
     }
-    endResetModel();
+}
+
+void DecisionTableModel::appendRows(const std::vector<NodeId>& wanted)
+{
+    std::vector<char> isShown(m_graph->graph.size(), 0);
+    for (const NodeId n : m_rows)
+        isShown[static_cast<std::size_t>(n)] = 1;
+    std::vector<NodeId> added;
+    for (const NodeId n : wanted)
+        if (!std::exchange(isShown[static_cast<std::size_t>(n)], 1))
+            added.push_back(n);
+    if (added.empty())
+        return;
+    beginInsertRows({}, rowCount(), rowCount() + static_cast<int>(added.size()) - 1);
+    m_rows.insert(m_rows.end(), added.begin(), added.end());
+    endInsertRows();
 }
 
 void DecisionTableModel::refreshTags()

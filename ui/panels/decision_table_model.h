@@ -29,7 +29,8 @@ public:
 
     explicit DecisionTableModel(List list, QObject* parent = nullptr);
 
-    /// `tagOf` gives the tag in force for a node.
+    /// `tagOf` gives the tag in force for a node. A new partition of the same graph moves only the
+    /// rows that changed (views keep their selection); a new graph resets the model.
     void setData(
         LoadedGraphPtr graph, PartitionOutcomePtr outcome, std::function<CheckpointPolicy(NodeId)> tagOf);
     /// Tags changed without a new partition yet: refresh the tag column.
@@ -43,6 +44,10 @@ public:
 
 private:
     QString detail(NodeId n) const;
+    /// Removes the rows whose node is not in `wanted`.
+    void updateRows(const std::vector<NodeId>& wanted);
+    /// Appends the nodes of `wanted` that have no row yet.
+    void appendRows(const std::vector<NodeId>& wanted);
 
     List m_list;
     LoadedGraphPtr m_graph;

@@ -450,20 +450,29 @@ void PartitionPanel::onPartitionChanged()
         + (r.notes.empty()
                 ? QString()
                 : QStringLiteral("<br>") + QString::fromStdString(r.notes.front()).toHtmlEscaped()));
-    onSelectionChanged(static_cast<int>(NodeSelection::Origin::Program));
+    // The tables kept the rows the user selected; a node that moved to another list (a tag made
+    // it recomputed) is selected there.
+    showCurrentNodeInLists(true);
 }
 
 void PartitionPanel::onSelectionChanged(int origin)
 {
     if (static_cast<NodeSelection::Origin>(origin) == NodeSelection::Origin::Table)
         return;
+    showCurrentNodeInLists(false);
+}
+
+void PartitionPanel::showCurrentNodeInLists(bool onlyWhereUnselected)
+{
     // Follow the canvas: select the node's row where it has one.
     m_updatingControls = true;
     const NodeId n = m_selection->currentNode();
     for (int i = 0; i < 3; ++i) {
         QTreeView* view = m_views[i];
-        view->selectionModel()->clearSelection();
         const int row = m_models[i]->rowOf(n);
+        if (onlyWhereUnselected && (row < 0 || view->selectionModel()->hasSelection()))
+            continue;
+        view->selectionModel()->clearSelection();
         if (row < 0)
             continue;
         const QModelIndex index = m_proxies[i]->mapFromSource(m_models[i]->index(row, 0));

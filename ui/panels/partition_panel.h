@@ -31,6 +31,7 @@ public:
 
     DecisionTableModel* savedModel() const { return m_models[0]; }
     QTreeView* savedTable() const { return m_views[0]; }
+    QTreeView* recomputedTable() const { return m_views[1]; }
     QString summaryText() const;
     QComboBox* partitionerBox() const { return m_partitioner; }
     QComboBox* rulesBox() const { return m_rules; }
@@ -45,6 +46,9 @@ private:
     void onPartitionRequested();
     void onPartitionChanged();
     void onSelectionChanged(int origin);
+    /// Selects the current node's row in each list (with `onlyWhereUnselected`, only in lists
+    /// where nothing is selected).
+    void showCurrentNodeInLists(bool onlyWhereUnselected);
     void applySettingsFromControls();
     void updateCompilerEnabled();
     void updateBudgetMode();
