@@ -81,15 +81,45 @@ private Q_SLOTS:
 
     // A live re-partition of the same graph moves only the rows that changed: a sorted view's
     // persistent indexes (its selection, its current row) survive on the rows that stay.
+    void repartitionKeepsTheRowsThatStay_data()
+    {
+        QTest::addColumn<QString>("sample");
+        QTest::addColumn<int>("list");
+        QTest::addColumn<bool>("secondIsDefault");
+        QTest::addColumn<int>("recomputeEveryNth"); // tags of the second plan: 0 none
+        QTest::addColumn<bool>("manyRuns"); // more runs of rows leave than are removed one by one
+        const int saved = static_cast<int>(DecisionTableModel::List::Saved);
+        QTest::addRow("few runs leave (min-cut, then default)")
+            << QStringLiteral("transformer_block.json") << saved << true << 0 << false;
+        QTest::addRow("many runs leave (every other saved value tagged MUST_RECOMPUTE)")
+            << QStringLiteral("gpt_small.json") << saved << false << 2 << true;
+    }
+
     void repartitionKeepsTheRowsThatStay()
     {
-        const LoadedGraphPtr graph = loadSample("transformer_block.json");
-        const PartitionOutcomePtr first = runPartition(*graph, {}, 1);
-        PartitionOptions other;
-        other.partitioner = PartitionerKind::Default;
+        QFETCH(QString, sample);
+        QFETCH(int, list);
+        QFETCH(bool, secondIsDefault);
+        QFETCH(int, recomputeEveryNth);
+        QFETCH(bool, manyRuns);
+        const LoadedGraphPtr graph = loadSample(qPrintable(sample));
+        PartitionOptions options;
+        options.rules = RuleSet::Torch214; // which honours tags
+        const PartitionOutcomePtr first = runPartition(*graph, options, 1);
+        QVERIFY(first->ok());
+        PartitionOptions other = options;
+        if (secondIsDefault)
+            other.partitioner = PartitionerKind::Default;
+        // Every n-th saved value tagged MUST_RECOMPUTE, where the partition can still be made.
+        for (std::size_t i = 0; recomputeEveryNth > 0 && i < first->result->savedValues.size();
+             i += static_cast<std::size_t>(recomputeEveryNth)) {
+            other.tags.emplace_back(first->result->savedValues[i], CheckpointPolicy::MustRecompute);
+            if (!runPartition(*graph, other, 2)->ok())
+                other.tags.pop_back();
+        }
         const PartitionOutcomePtr second = runPartition(*graph, other, 2);
-        QVERIFY(first->ok() && second->ok());
-        DecisionTableModel model(DecisionTableModel::List::Saved);
+        QVERIFY2(second->ok(), qPrintable(second->error));
+        DecisionTableModel model(static_cast<DecisionTableModel::List>(list));
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         DecisionFilterProxy proxy;
         proxy.setSourceModel(&model);
@@ -110,6 +140,14 @@ private Q_SLOTS:
             before.begin(), before.end(), after.begin(), after.end(), std::back_inserter(kept));
         // The two plans must differ both ways, or this test would prove nothing.
         QVERIFY(!kept.empty() && kept.size() < before.size() && kept.size() < after.size());
+        int runs = 0;
+        for (int row = 0; row < model.rowCount(); ++row) {
+            const auto leaves = [&](int r) {
+                return !after.contains(model.index(r, 0).data(DecisionTableModel::NodeRole).toInt());
+            };
+            runs += leaves(row) && (row == 0 || !leaves(row - 1));
+        }
+        QCOMPARE(runs > DecisionTableModel::kRunsRemovedOneByOne, manyRuns);
 
         std::vector<QPersistentModelIndex> marks;
         for (const NodeId n : kept)

@@ -40,7 +40,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QTreeWidget>
+#include <QTreeView>
 #include <qcustomplot.h>
 
 #include <algorithm>
@@ -334,7 +334,7 @@ private:
             busyParts(w));
         timeline->showStep(timeline->plot()->profile()->profile.peakStep);
         QVERIFY2(
-            runUntil([&] { return idle(w) && timeline->liveList()->topLevelItemCount() > 0; }), busyParts(w));
+            runUntil([&] { return idle(w) && timeline->liveList()->model()->rowCount() > 0; }), busyParts(w));
 
         auto* overview = w.canvas()->findChild<OverviewMap*>();
         QVERIFY(overview && overview->isVisible());

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
-// The Memory Timeline dock: the current plan's timeline is the core's simulation, a click on a
-// step lists and selects the tensors alive there, a second plan overlays, and it exports.
+// The Memory Timeline dock: the current plan's timeline is the core's simulation, its list opens on
+// the tensors alive at the peak, a click on a step lists and selects the tensors alive there, a second plan
+// overlays, and it exports.
 #include "budget/budget_session.h"
 #include "budget/plan_from_saved.h"
 #include "document/node_selection.h"
 #include "gui_test_support.h"
 #include "main_window_test_support.h"
 #include "model/budget_outcome.h"
+#include "panels/live_tensor_model.h"
 #include "panels/timeline_panel.h"
 #include "plots/plot_export.h"
 #include "plots/timeline_plot.h"
@@ -16,7 +18,7 @@
 #include <QSvgRenderer>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QTreeWidget>
+#include <QTreeView>
 #include <qcustomplot.h>
 
 #include <optional>
@@ -84,20 +86,34 @@ private Q_SLOTS:
         QCOMPARE(shown.timeline.size(), expected.memory->timeline.size());
         QCOMPARE(shown.forwardSteps, expected.memory->forwardSteps);
 
-        // Clicking the peak step lists what is alive there, largest first, and selects it.
+        // The list opens on what is alive at the peak, and leaves the canvas's selection alone.
         TimelinePanel* panel = w.timelinePanel();
+        const LiveTensorModel* live = panel->liveTensors();
+        QCOMPARE(panel->liveList()->model(), live);
+        const auto title = [live] { return live->headerData(0, Qt::Horizontal).toString(); };
+        QTRY_COMPARE_WITH_TIMEOUT(
+            live->rowCount(), static_cast<int>(expected.memory->liveAtPeak.size()), kTimeoutMs);
+        QCOMPARE(title(), QStringLiteral("%1 live at the peak").arg(expected.memory->liveAtPeak.size()));
+        QVERIFY(w.selection()->nodes().empty());
+
+        // Clicking the peak step lists what is alive there, largest first, and selects it.
         panel->showStep(shown.peakStep);
-        QTRY_VERIFY_WITH_TIMEOUT(panel->liveList()->topLevelItemCount() > 0, kTimeoutMs);
-        QCOMPARE(
-            panel->liveList()->topLevelItemCount(), static_cast<int>(expected.memory->liveAtPeak.size()));
+        QTRY_VERIFY_WITH_TIMEOUT(!w.selection()->nodes().empty(), kTimeoutMs);
+        QVERIFY(title().endsWith(QStringLiteral("live at step %1").arg(shown.peakStep)));
+        QCOMPARE(live->rowCount(), static_cast<int>(expected.memory->liveAtPeak.size()));
         std::int64_t listed = 0;
-        for (int i = 0; i < panel->liveList()->topLevelItemCount(); ++i)
-            listed += panel->liveList()->topLevelItem(i)->data(1, Qt::UserRole).toLongLong();
+        for (int i = 0; i < live->rowCount(); ++i) {
+            const qlonglong bytes
+                = live->index(i, LiveTensorModel::BytesColumn).data(LiveTensorModel::SortRole).toLongLong();
+            QVERIFY2(i == 0 || bytes <= live->index(i - 1, 1).data(LiveTensorModel::SortRole).toLongLong(),
+                "largest first");
+            listed += bytes;
+        }
         std::int64_t alive = 0;
         for (const LiveTensor& t : expected.memory->liveAtPeak)
             alive += t.bytes;
         QCOMPARE(listed, alive);
-        QCOMPARE(static_cast<int>(w.selection()->nodes().size()), panel->liveList()->topLevelItemCount());
+        QCOMPARE(static_cast<int>(w.selection()->nodes().size()), live->rowCount());
         QVERIFY(panel->plot()->describeStep(shown.peakStep).contains(graph->label(shown.peakNode).name));
 
         // A second plan's total overlays the stack.

@@ -68,10 +68,24 @@ void DecisionTableModel::setData(
 
 void DecisionTableModel::updateRows(const std::vector<NodeId>& wanted)
 {
-    const std::size_t nodeCount = m_graph->graph.size();
-    std::vector<char> isWanted(nodeCount, 0);
+    std::vector<char> isWanted(m_graph->graph.size(), 0);
     for (const NodeId n : wanted)
         isWanted[static_cast<std::size_t>(n)] = 1;
+    int runs = 0;
+    bool previousLeaves = false;
+    for (const NodeId n : m_rows) {
+        const bool leaves = !isWanted[static_cast<std::size_t>(n)];
+        runs += leaves && !previousLeaves;
+        previousLeaves = leaves;
+    }
+    if (runs > kRunsRemovedOneByOne)
+        removeRowsAtOnce(isWanted);
+    else if (runs > 0)
+        removeRunsOneByOne(isWanted);
+}
+
+void DecisionTableModel::removeRunsOneByOne(const std::vector<char>& isWanted)
+{
     // Back to front, one run of rows at a time, so that the rows before a run keep their numbers.
     int last = rowCount() - 1;
     while (last >= 0) {
@@ -87,6 +101,36 @@ void DecisionTableModel::updateRows(const std::vector<NodeId>& wanted)
         endRemoveRows();
         last = first - 1;
     }
+}
+
+void DecisionTableModel::removeRowsAtOnce(const std::vector<char>& isWanted)
+{
+    Q_EMIT layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
+    std::vector<int> newRowOf(m_rows.size());
+    std::vector<NodeId> reordered;
+    reordered.reserve(m_rows.size());
+    int kept = 0;
+    for (const bool staying : {true, false}) {
+        for (std::size_t row = 0; row < m_rows.size(); ++row) {
+            if (static_cast<bool>(isWanted[static_cast<std::size_t>(m_rows[row])]) == staying) {
+                newRowOf[row] = static_cast<int>(reordered.size());
+                reordered.push_back(m_rows[row]);
+            }
+        }
+        if (staying)
+            kept = static_cast<int>(reordered.size());
+    }
+    const QModelIndexList from = persistentIndexList();
+    QModelIndexList to;
+    to.reserve(from.size());
+    for (const QModelIndex& index : from)
+        to.append(this->index(newRowOf[static_cast<std::size_t>(index.row())], index.column()));
+    m_rows = std::move(reordered);
+    changePersistentIndexList(from, to);
+    Q_EMIT layoutChanged({}, QAbstractItemModel::VerticalSortHint);
+    beginRemoveRows({}, kept, rowCount() - 1);
+    m_rows.resize(static_cast<std::size_t>(kept));
+    endRemoveRows();
 }
 
 void DecisionTableModel::appendRows(const std::vector<NodeId>& wanted)

@@ -27,6 +27,11 @@ public:
     };
     enum Roles { SortRole = Qt::UserRole, NodeRole, DiffersRole };
 
+    /// Up to this many separate runs of rows leave one run at a time; more are first moved after
+    /// the rows that stay and leave at once. A sorting proxy walks all of its rows for each run
+    /// removed: 3147 rows in runs out of 6330 took 68 ms on gpt_n96, one layout change 2 ms.
+    static constexpr int kRunsRemovedOneByOne = 8;
+
     explicit DecisionTableModel(List list, QObject* parent = nullptr);
 
     /// `tagOf` gives the tag in force for a node. A new partition of the same graph moves only the
@@ -46,6 +51,10 @@ private:
     QString detail(NodeId n) const;
     /// Removes the rows whose node is not in `wanted`.
     void updateRows(const std::vector<NodeId>& wanted);
+    void removeRunsOneByOne(const std::vector<char>& isWanted);
+    /// One layout change moves the leaving rows after the others (persistent indexes follow their
+    /// rows), then one removal drops them.
+    void removeRowsAtOnce(const std::vector<char>& isWanted);
     /// Appends the nodes of `wanted` that have no row yet.
     void appendRows(const std::vector<NodeId>& wanted);
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "panels/timeline_panel.h"
 
-#include "panels/value_sorted_item.h"
+#include "panels/live_tensor_model.h"
 
 #include "budget/budget_io.h"
 #include "document/graph_document.h"
@@ -13,26 +13,17 @@
 #include "plots/timeline_plot.h"
 
 #include <QFileInfo>
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
 #include <QSplitter>
 #include <QToolButton>
-#include <QTreeWidget>
+#include <QTreeView>
 #include <QVBoxLayout>
 
 namespace remat::ui {
-namespace {
-
-QString categoryText(MemoryCategory category)
-{
-    const std::string_view name = categoryName(category);
-    return QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
-}
-
-} // namespace
-
 TimelinePanel::TimelinePanel(GraphDocument* document, NodeSelection* selection, QWidget* parent)
     : QWidget(parent)
     , m_document(document)
@@ -40,19 +31,31 @@ TimelinePanel::TimelinePanel(GraphDocument* document, NodeSelection* selection, 
     , m_profiler(new PlanProfiler(this))
     , m_plot(new TimelinePlot(this))
     , m_summary(new QLabel(this))
-    , m_live(new QTreeWidget(this))
+    , m_liveTensors(new LiveTensorModel(this))
+    , m_live(new QTreeView(this))
     , m_export(new QToolButton(this))
 {
     setObjectName(QStringLiteral("TimelinePanel"));
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_live->setHeaderLabels({tr("live tensor"), tr("bytes"), tr("category")});
+    m_live->setModel(m_liveTensors);
     m_live->setRootIsDecorated(false);
+    m_live->setUniformRowHeights(true); // rows are not measured one by one: 45k rows list at once
     m_live->setSortingEnabled(true);
+    m_live->sortByColumn(LiveTensorModel::BytesColumn, Qt::DescendingOrder);
     m_live->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    m_live->header()->setSectionResizeMode(0, QHeaderView::Stretch);
-    m_live->setToolTip(
-        tr("The tensors alive at the clicked step, largest first; they are selected on the canvas"));
+    // The name takes what the sizes and categories leave, measured once rather than over 45k rows.
+    QHeaderView* header = m_live->header();
+    header->setStretchLastSection(false);
+    header->setSectionResizeMode(LiveTensorModel::NameColumn, QHeaderView::Stretch);
+    const QFontMetrics metrics(m_live->font());
+    const int padding = metrics.horizontalAdvance(QStringLiteral("MM"));
+    header->resizeSection(
+        LiveTensorModel::BytesColumn, metrics.horizontalAdvance(formatBytes(999 << 20)) + padding);
+    header->resizeSection(
+        LiveTensorModel::CategoryColumn, metrics.horizontalAdvance(QStringLiteral("temporaries")) + padding);
+    m_live->setToolTip(tr(
+        "The tensors alive at the peak, or at the clicked step (selected on the canvas too), largest first"));
     m_export->setText(tr("Export"));
     m_export->setPopupMode(QToolButton::InstantPopup);
     m_export->setMenu(new QMenu(m_export));
@@ -87,12 +90,13 @@ TimelinePanel::TimelinePanel(GraphDocument* document, NodeSelection* selection, 
     connect(m_document, &GraphDocument::graphChanged, this, [this] {
         m_profiler->clear();
         m_plot->clear();
-        m_live->clear();
+        m_liveTensors->clear();
+        m_listedStep = -1;
     });
-    connect(m_live, &QTreeWidget::itemSelectionChanged, this, [this] {
+    connect(m_live->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
         std::vector<NodeId> nodes;
-        for (QTreeWidgetItem* item : m_live->selectedItems())
-            nodes.push_back(static_cast<NodeId>(item->data(0, Qt::UserRole).toInt()));
+        for (const QModelIndex& index : m_live->selectionModel()->selectedRows())
+            nodes.push_back(m_liveTensors->nodeAt(index.row()));
         if (!nodes.empty())
             m_selection->select(nodes, {}, NodeSelection::Origin::Table);
     });
@@ -126,8 +130,8 @@ void TimelinePanel::onProfiled(int slot, const PlanProfilePtr& profile)
         m_plot->setComparison(profile);
         return;
     }
-    m_live->clear(); // a new plan: what was alive under the old one no longer is
-    m_live->setHeaderLabels({tr("live tensor"), tr("bytes"), tr("category")});
+    m_liveTensors->clear(); // a new plan: what was alive under the old one no longer is
+    m_listedStep = -1;
     if (!profile->ok()) {
         m_plot->clear();
         m_summary->setText(tr("The timeline cannot be simulated: %1").arg(profile->error));
@@ -142,44 +146,41 @@ void TimelinePanel::onProfiled(int slot, const PlanProfilePtr& profile)
     const QString peakNode = p.peakNode != kNoNode ? graph->label(p.peakNode).name : QString();
     m_summary->setText(
         tr("<b>Peak %1</b> at step %2 (%3, %4). %5 forward and %6 backward steps. %7 "
-           "Click a step to list what is alive there.")
+           "The list shows what is alive at the peak; click a step for another.")
             .arg(formatBytes(p.peakBytes))
             .arg(p.peakStep)
             .arg(p.peakPhase == Phase::Forward ? tr("forward") : tr("backward"), peakNode.toHtmlEscaped())
             .arg(p.forwardSteps)
             .arg(static_cast<int>(p.timeline.size()) - p.forwardSteps)
             .arg(profile->note.toHtmlEscaped()));
+    // What is alive at the peak is the first question; the canvas keeps the user's selection.
+    m_listedStep = p.peakStep;
+    m_listedIsPeak = true;
+    m_profiler->requestLiveAt(p.peakStep);
 }
 
 void TimelinePanel::showStep(int step)
 {
     m_plot->setSelectedStep(step);
+    m_listedStep = step;
+    m_listedIsPeak = false;
     m_profiler->requestLiveAt(step);
 }
 
 void TimelinePanel::onLiveAt(int step, const std::vector<LiveTensor>& tensors)
 {
     const LoadedGraphPtr graph = m_document->graph();
-    if (!graph)
+    if (!graph || step != m_listedStep)
         return;
-    m_live->setSortingEnabled(false);
-    m_live->clear();
+    const QString title = m_listedIsPeak ? tr("%1 live at the peak").arg(tensors.size())
+                                         : tr("%1 live at step %2").arg(tensors.size()).arg(step);
+    m_liveTensors->setTensors(graph, tensors, title);
+    if (m_listedIsPeak)
+        return;
     std::vector<NodeId> nodes;
-    for (const LiveTensor& t : tensors) {
-        auto* item = new ValueSortedItem(m_live, 1);
-        item->setText(0, graph->label(t.owner).name);
-        item->setToolTip(0, graph->label(t.owner).op); // an input's name in the model, else its op
-        item->setData(0, Qt::UserRole, t.owner);
-        item->setText(1, formatBytes(t.bytes));
-        item->setData(1, Qt::UserRole, static_cast<qlonglong>(t.bytes));
-        item->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);
-        item->setText(2, categoryText(t.category));
+    nodes.reserve(tensors.size());
+    for (const LiveTensor& t : tensors)
         nodes.push_back(t.owner);
-    }
-    m_live->setSortingEnabled(true);
-    m_live->sortByColumn(1, Qt::DescendingOrder);
-    m_live->setHeaderLabels(
-        {tr("%1 live at step %2").arg(tensors.size()).arg(step), tr("bytes"), tr("category")});
     m_selection->select(nodes, {}, NodeSelection::Origin::Program);
 }
 
