@@ -84,21 +84,18 @@ private Q_SLOTS:
     void repartitionKeepsTheRowsThatStay_data()
     {
         QTest::addColumn<QString>("sample");
-        QTest::addColumn<int>("list");
         QTest::addColumn<bool>("secondIsDefault");
         QTest::addColumn<int>("recomputeEveryNth"); // tags of the second plan: 0 none
         QTest::addColumn<bool>("manyRuns"); // more runs of rows leave than are removed one by one
-        const int saved = static_cast<int>(DecisionTableModel::List::Saved);
         QTest::addRow("few runs leave (min-cut, then default)")
-            << QStringLiteral("transformer_block.json") << saved << true << 0 << false;
+            << QStringLiteral("transformer_block.json") << true << 0 << false;
         QTest::addRow("many runs leave (every other saved value tagged MUST_RECOMPUTE)")
-            << QStringLiteral("gpt_small.json") << saved << false << 2 << true;
+            << QStringLiteral("gpt_small.json") << false << 2 << true;
     }
 
     void repartitionKeepsTheRowsThatStay()
     {
         QFETCH(QString, sample);
-        QFETCH(int, list);
         QFETCH(bool, secondIsDefault);
         QFETCH(int, recomputeEveryNth);
         QFETCH(bool, manyRuns);
@@ -119,7 +116,7 @@ private Q_SLOTS:
         }
         const PartitionOutcomePtr second = runPartition(*graph, other, 2);
         QVERIFY2(second->ok(), qPrintable(second->error));
-        DecisionTableModel model(static_cast<DecisionTableModel::List>(list));
+        DecisionTableModel model(DecisionTableModel::List::Saved);
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         DecisionFilterProxy proxy;
         proxy.setSourceModel(&model);

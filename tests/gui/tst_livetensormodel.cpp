@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The memory timeline's list of live tensors: a consistent model, largest first, sorted by any
-// column with the selection following its rows, and the title it is given.
+// The memory timeline's list of live tensors: a consistent model, largest first, sorted by size
+// or by name with the selection following its rows, and the title it is given.
 #include "gui_test_support.h"
 #include "io/graph_loader.h"
 #include "model/node_text.h"

@@ -11,7 +11,7 @@
 namespace remat::ui {
 
 DecisionTableModel::DecisionTableModel(List list, QObject* parent)
-    : QAbstractTableModel(parent)
+    : ReorderableTableModel(parent)
     , m_list(list)
 { }
 
@@ -120,13 +120,8 @@ void DecisionTableModel::removeRowsAtOnce(const std::vector<char>& isWanted)
         if (staying)
             kept = static_cast<int>(reordered.size());
     }
-    const QModelIndexList from = persistentIndexList();
-    QModelIndexList to;
-    to.reserve(from.size());
-    for (const QModelIndex& index : from)
-        to.append(this->index(newRowOf[static_cast<std::size_t>(index.row())], index.column()));
     m_rows = std::move(reordered);
-    changePersistentIndexList(from, to);
+    movePersistentRows(newRowOf);
     Q_EMIT layoutChanged({}, QAbstractItemModel::VerticalSortHint);
     beginRemoveRows({}, kept, rowCount() - 1);
     m_rows.resize(static_cast<std::size_t>(kept));

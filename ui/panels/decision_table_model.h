@@ -3,7 +3,7 @@
 
 #include "model/partition_outcome.h"
 
-#include <QAbstractTableModel>
+#include "panels/reorderable_table_model.h"
 
 #include <functional>
 
@@ -11,7 +11,7 @@ namespace remat::ui {
 
 /// One row per node of a partition list: the saved values (ours, plus those only PyTorch's
 /// reference saves), the recomputed nodes, or the nodes banned from recomputation.
-class DecisionTableModel : public QAbstractTableModel {
+class DecisionTableModel : public ReorderableTableModel {
     Q_OBJECT
 public:
     enum class List { Saved, Recomputed, Banned };

@@ -18,16 +18,16 @@ QString categoryText(MemoryCategory category)
 } // namespace
 
 LiveTensorModel::LiveTensorModel(QObject* parent)
-    : QAbstractTableModel(parent)
-    , m_what(tr("live tensor"))
+    : ReorderableTableModel(parent)
+    , m_title(tr("live tensor"))
 { }
 
-void LiveTensorModel::setTensors(LoadedGraphPtr graph, std::vector<LiveTensor> tensors, const QString& what)
+void LiveTensorModel::setTensors(LoadedGraphPtr graph, std::vector<LiveTensor> tensors, const QString& title)
 {
     beginResetModel();
     m_graph = std::move(graph);
     m_rows = std::move(tensors);
-    m_what = what;
+    m_title = title;
     orderRows();
     endResetModel();
     Q_EMIT headerDataChanged(Qt::Horizontal, NameColumn, NameColumn);
@@ -86,7 +86,7 @@ QVariant LiveTensorModel::headerData(int section, Qt::Orientation orientation, i
         return {};
     switch (section) {
     case NameColumn:
-        return m_what;
+        return m_title;
     case BytesColumn:
         return tr("bytes");
     case CategoryColumn:
@@ -101,13 +101,7 @@ void LiveTensorModel::sort(int column, Qt::SortOrder order)
     m_sortColumn = column;
     m_sortOrder = order;
     Q_EMIT layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
-    const std::vector<int> newRowOf = orderRows();
-    const QModelIndexList from = persistentIndexList();
-    QModelIndexList to;
-    to.reserve(from.size());
-    for (const QModelIndex& index : from)
-        to.append(this->index(newRowOf[static_cast<std::size_t>(index.row())], index.column()));
-    changePersistentIndexList(from, to);
+    movePersistentRows(orderRows());
     Q_EMIT layoutChanged({}, QAbstractItemModel::VerticalSortHint);
 }
 

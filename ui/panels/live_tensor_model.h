@@ -4,7 +4,7 @@
 #include "budget/memory_simulation.h"
 #include "model/loaded_graph.h"
 
-#include <QAbstractTableModel>
+#include "panels/reorderable_table_model.h"
 
 #include <vector>
 
@@ -13,7 +13,7 @@ namespace remat::ui {
 /// The tensors alive at one step of a memory timeline, a row each: a model rather than a
 /// QTreeWidget, so that the 45k tensors alive at the peak of a 90k-node graph list without a
 /// widget item each (filling them took 170 ms of the GUI thread).
-class LiveTensorModel : public QAbstractTableModel {
+class LiveTensorModel : public ReorderableTableModel {
     Q_OBJECT
 public:
     enum Column { NameColumn, BytesColumn, CategoryColumn, ColumnCount };
@@ -21,8 +21,8 @@ public:
 
     explicit LiveTensorModel(QObject* parent = nullptr);
 
-    /// Shows `tensors` under the title `what` ("12 live at step 40"), in the current sort order.
-    void setTensors(LoadedGraphPtr graph, std::vector<LiveTensor> tensors, const QString& what);
+    /// Shows `tensors` under `title` ("12 live at step 40"), in the current sort order.
+    void setTensors(LoadedGraphPtr graph, std::vector<LiveTensor> tensors, const QString& title);
     void clear();
     NodeId nodeAt(int row) const { return m_rows[static_cast<std::size_t>(row)].owner; }
 
@@ -38,7 +38,7 @@ private:
 
     LoadedGraphPtr m_graph;
     std::vector<LiveTensor> m_rows;
-    QString m_what;
+    QString m_title;
     int m_sortColumn = BytesColumn;
     Qt::SortOrder m_sortOrder = Qt::DescendingOrder;
 };
