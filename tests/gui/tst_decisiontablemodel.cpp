@@ -12,7 +12,9 @@
 
 #include <algorithm>
 #include <iterator>
+#include <map>
 #include <set>
+#include <utility>
 
 using namespace remat;
 using namespace remat::ui;
@@ -24,19 +26,43 @@ LoadedGraphPtr loadSample(const char* name)
     return analyseGraph(loadGraphFile(test::samplePath(name).toStdString()), test::samplePath(name));
 }
 
-/// Whether the proxy's rows go from the largest value to the smallest.
-bool sortedBySizeDescending(const QAbstractItemModel& proxy)
+bool isTextColumn(int column)
 {
-    qlonglong previous = std::numeric_limits<qlonglong>::max();
-    for (int row = 0; row < proxy.rowCount(); ++row) {
-        const qlonglong size = proxy.index(row, DecisionTableModel::SizeColumn)
-                                   .data(DecisionTableModel::SortRole)
-                                   .toLongLong();
-        if (size > previous)
+    return column == DecisionTableModel::OpColumn || column == DecisionTableModel::ValueColumn
+        || column == DecisionTableModel::TagColumn || column == DecisionTableModel::DetailColumn;
+}
+
+/// Whether row `a` may come before row `b` when sorted by `column` in `order`.
+bool inOrder(const QModelIndex& a, const QModelIndex& b, Qt::SortOrder order)
+{
+    const auto ordered
+        = [order](const auto& x, const auto& y) { return order == Qt::AscendingOrder ? !(y < x) : !(x < y); };
+    if (isTextColumn(a.column()))
+        return ordered(a.data().toString(), b.data().toString());
+    return ordered(
+        a.data(DecisionTableModel::SortRole).toLongLong(), b.data(DecisionTableModel::SortRole).toLongLong());
+}
+
+/// Whether the rows of `model` are in `order` by `column`, as the column shows them.
+bool sortedBy(const QAbstractItemModel& model, int column, Qt::SortOrder order)
+{
+    for (int row = 1; row < model.rowCount(); ++row)
+        if (!inOrder(model.index(row - 1, column), model.index(row, column), order))
             return false;
-        previous = size;
-    }
     return true;
+}
+
+bool sortedBySizeDescending(const QAbstractItemModel& model)
+{
+    return sortedBy(model, DecisionTableModel::SizeColumn, Qt::DescendingOrder);
+}
+
+/// Varied tags, so that the tag column has something to sort.
+CheckpointPolicy everyThirdTagged(NodeId n)
+{
+    return n % 3 == 0 ? CheckpointPolicy::PreferRecompute
+        : n % 3 == 1  ? CheckpointPolicy::MustSave
+                      : CheckpointPolicy::None;
 }
 
 } // namespace
@@ -86,11 +112,23 @@ private Q_SLOTS:
         QTest::addColumn<QString>("sample");
         QTest::addColumn<bool>("secondIsDefault");
         QTest::addColumn<int>("recomputeEveryNth"); // tags of the second plan: 0 none
-        QTest::addColumn<bool>("manyRuns"); // more runs of rows leave than are removed one by one
-        QTest::addRow("few runs leave (min-cut, then default)")
-            << QStringLiteral("transformer_block.json") << true << 0 << false;
-        QTest::addRow("many runs leave (every other saved value tagged MUST_RECOMPUTE)")
-            << QStringLiteral("gpt_small.json") << false << 2 << true;
+        QTest::addColumn<int>("sortColumn");
+        QTest::addColumn<Qt::SortOrder>("sortOrder");
+        QTest::addRow("min-cut, then default; by size")
+            << QStringLiteral("transformer_block.json") << true << 0
+            << static_cast<int>(DecisionTableModel::SizeColumn) << Qt::DescendingOrder;
+        QTest::addRow("every other saved value tagged MUST_RECOMPUTE; by size")
+            << QStringLiteral("gpt_small.json") << false << 2
+            << static_cast<int>(DecisionTableModel::SizeColumn) << Qt::DescendingOrder;
+        // Keys the new plan changes: the rows that stay must move to their new places.
+        QTest::addRow("min-cut, then default; by dist_from_bw")
+            << QStringLiteral("transformer_block.json") << true << 0
+            << static_cast<int>(DecisionTableModel::DistanceColumn) << Qt::AscendingOrder;
+        QTest::addRow("every other saved value tagged MUST_RECOMPUTE; by PyTorch's decision")
+            << QStringLiteral("gpt_small.json") << false << 2
+            << static_cast<int>(DecisionTableModel::DetailColumn) << Qt::DescendingOrder;
+        QTest::addRow("every other saved value tagged MUST_RECOMPUTE; in the partitioner's order")
+            << QStringLiteral("gpt_small.json") << false << 2 << -1 << Qt::AscendingOrder;
     }
 
     void repartitionKeepsTheRowsThatStay()
@@ -98,7 +136,8 @@ private Q_SLOTS:
         QFETCH(QString, sample);
         QFETCH(bool, secondIsDefault);
         QFETCH(int, recomputeEveryNth);
-        QFETCH(bool, manyRuns);
+        QFETCH(int, sortColumn);
+        QFETCH(Qt::SortOrder, sortOrder);
         const LoadedGraphPtr graph = loadSample(qPrintable(sample));
         PartitionOptions options;
         options.rules = RuleSet::Torch214; // which honours tags
@@ -121,7 +160,7 @@ private Q_SLOTS:
         DecisionFilterProxy proxy;
         proxy.setSourceModel(&model);
         QAbstractItemModelTester proxyTester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        proxy.sort(DecisionTableModel::SizeColumn, Qt::DescendingOrder);
+        proxy.sort(sortColumn, sortOrder);
         model.setData(graph, first, [](NodeId) { return CheckpointPolicy::None; });
 
         const auto savedBy = [&](const PartitionOutcomePtr& o) {
@@ -137,14 +176,6 @@ private Q_SLOTS:
             before.begin(), before.end(), after.begin(), after.end(), std::back_inserter(kept));
         // The two plans must differ both ways, or this test would prove nothing.
         QVERIFY(!kept.empty() && kept.size() < before.size() && kept.size() < after.size());
-        int runs = 0;
-        for (int row = 0; row < model.rowCount(); ++row) {
-            const auto leaves = [&](int r) {
-                return !after.contains(model.index(r, 0).data(DecisionTableModel::NodeRole).toInt());
-            };
-            runs += leaves(row) && (row == 0 || !leaves(row - 1));
-        }
-        QCOMPARE(runs > DecisionTableModel::kRunsRemovedOneByOne, manyRuns);
 
         std::vector<QPersistentModelIndex> marks;
         for (const NodeId n : kept)
@@ -164,7 +195,85 @@ private Q_SLOTS:
         // The rows show the new partition: its tags and its sort order.
         QCOMPARE(
             model.index(0, DecisionTableModel::TagColumn).data().toString(), QStringLiteral("MUST_SAVE"));
-        QVERIFY(sortedBySizeDescending(proxy));
+        if (sortColumn >= 0) {
+            QVERIFY(sortedBy(proxy, sortColumn, sortOrder));
+        } else { // the rows that stay keep their order, and the new ones follow in the plan's
+            std::vector<NodeId> expected;
+            for (int row = 0; row < static_cast<int>(kept.size()); ++row)
+                expected.push_back(model.index(row, 0).data(DecisionTableModel::NodeRole).toInt());
+            QVERIFY(std::is_permutation(expected.begin(), expected.end(), kept.begin()));
+        }
+    }
+
+    void sortsByEveryColumn_data()
+    {
+        QTest::addColumn<int>("list");
+        QTest::addColumn<int>("column");
+        for (const auto& [list, name] : {std::pair {DecisionTableModel::List::Saved, "saved"},
+                 std::pair {DecisionTableModel::List::Banned, "banned"}}) {
+            for (int column = 0; column < DecisionTableModel::ColumnCount; ++column)
+                QTest::addRow("%s, column %d", name, column) << static_cast<int>(list) << column;
+        }
+    }
+
+    void sortsByEveryColumn()
+    {
+        QFETCH(int, list);
+        QFETCH(int, column);
+        const LoadedGraphPtr graph = loadSample("gpt_small.json");
+        DecisionTableModel model(static_cast<DecisionTableModel::List>(list));
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        DecisionFilterProxy proxy;
+        proxy.setSourceModel(&model);
+        model.setData(graph, runPartition(*graph, {}, 1), everyThirdTagged);
+        QVERIFY(model.rowCount() > 10);
+        QPersistentModelIndex mark = proxy.index(model.rowCount() / 2, 0);
+        const NodeId marked = mark.data(DecisionTableModel::NodeRole).toInt();
+        for (const Qt::SortOrder order : {Qt::AscendingOrder, Qt::DescendingOrder}) {
+            proxy.sort(column, order);
+            QVERIFY(sortedBy(proxy, column, order));
+            QCOMPARE(mark.data(DecisionTableModel::NodeRole).toInt(), marked); // a selection follows
+        }
+    }
+
+    // Stable: sorted by size after the op, rows of one size stay in the op's order.
+    void sortingKeepsTheOrderOfEqualRows()
+    {
+        const LoadedGraphPtr graph = loadSample("gpt_small.json");
+        DecisionTableModel model(DecisionTableModel::List::Banned);
+        model.setData(graph, runPartition(*graph, {}, 1), everyThirdTagged);
+        model.sort(DecisionTableModel::OpColumn, Qt::AscendingOrder);
+        model.sort(DecisionTableModel::SizeColumn, Qt::DescendingOrder);
+        int ties = 0;
+        for (int row = 1; row < model.rowCount(); ++row) {
+            const QModelIndex size = model.index(row, DecisionTableModel::SizeColumn);
+            if (size.data(DecisionTableModel::SortRole)
+                != model.index(row - 1, DecisionTableModel::SizeColumn).data(DecisionTableModel::SortRole))
+                continue;
+            ++ties;
+            QVERIFY(inOrder(model.index(row - 1, DecisionTableModel::OpColumn),
+                model.index(row, DecisionTableModel::OpColumn), Qt::AscendingOrder));
+        }
+        QVERIFY(ties > 0); // or this proves nothing
+    }
+
+    // Sorted by tag, a tag edit before the next partition re-sorts the rows.
+    void tagEditsReorderRowsSortedByTag()
+    {
+        const LoadedGraphPtr graph = loadSample("transformer_block.json");
+        DecisionTableModel model(DecisionTableModel::List::Saved);
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        std::map<NodeId, CheckpointPolicy> tags;
+        model.setData(graph, runPartition(*graph, {}, 1), [&tags](NodeId n) {
+            const auto it = tags.find(n);
+            return it == tags.end() ? CheckpointPolicy::None : it->second;
+        });
+        model.sort(DecisionTableModel::TagColumn, Qt::DescendingOrder);
+        const NodeId last = model.index(model.rowCount() - 1, 0).data(DecisionTableModel::NodeRole).toInt();
+        tags[last] = CheckpointPolicy::MustSave;
+        model.refreshTags();
+        QVERIFY(sortedBy(model, DecisionTableModel::TagColumn, Qt::DescendingOrder));
+        QCOMPARE(model.index(0, 0).data(DecisionTableModel::NodeRole).toInt(), last);
     }
 
     void savedRowsSortBySizeAndCompareWithPyTorch()

@@ -7,8 +7,12 @@ namespace remat::ui {
 
 DecisionFilterProxy::DecisionFilterProxy(QObject* parent)
     : QSortFilterProxyModel(parent)
+{ }
+
+void DecisionFilterProxy::sort(int column, Qt::SortOrder order)
 {
-    setSortRole(DecisionTableModel::SortRole);
+    if (QAbstractItemModel* model = sourceModel())
+        model->sort(column, order);
 }
 
 void DecisionFilterProxy::setText(const QString& text)

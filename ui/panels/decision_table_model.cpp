@@ -6,6 +6,8 @@
 #include <QBrush>
 #include <QColor>
 
+#include <algorithm>
+#include <numeric>
 #include <utility>
 
 namespace remat::ui {
@@ -52,102 +54,128 @@ void DecisionTableModel::setData(
         m_graph = std::move(graph);
         m_outcome = std::move(outcome);
         m_tagOf = std::move(tagOf);
-        m_rows = std::move(rows);
+        m_rows = sorted(std::move(rows));
         endResetModel();
         return;
     }
-    // The same graph partitioned again: move only the rows that changed, so that the views keep
-    // their selection and scroll position across a live re-partition.
-    updateRows(rows);
+    // The same graph partitioned again: the rows that stay come first in the order they were
+    // shown, then the new ones in the partitioner's, so that a stable sort on the new plan's keys
+    // moves only what changed.
     m_outcome = std::move(outcome);
     m_tagOf = std::move(tagOf);
-    if (!m_rows.empty())
-        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
-    appendRows(rows);
-}
-
-void DecisionTableModel::updateRows(const std::vector<NodeId>& wanted)
-{
-    std::vector<char> isWanted(m_graph->graph.size(), 0);
-    for (const NodeId n : wanted)
-        isWanted[static_cast<std::size_t>(n)] = 1;
-    int runs = 0;
-    bool previousLeaves = false;
-    for (const NodeId n : m_rows) {
-        const bool leaves = !isWanted[static_cast<std::size_t>(n)];
-        runs += leaves && !previousLeaves;
-        previousLeaves = leaves;
-    }
-    if (runs > kRunsRemovedOneByOne)
-        removeRowsAtOnce(isWanted);
-    else if (runs > 0)
-        removeRunsOneByOne(isWanted);
-}
-
-void DecisionTableModel::removeRunsOneByOne(const std::vector<char>& isWanted)
-{
-    // Back to front, one run of rows at a time, so that the rows before a run keep their numbers.
-    int last = rowCount() - 1;
-    while (last >= 0) {
-        if (isWanted[static_cast<std::size_t>(m_rows[static_cast<std::size_t>(last)])]) {
-            --last;
-            continue;
-        }
-        int first = last;
-        while (first > 0 && !isWanted[static_cast<std::size_t>(m_rows[static_cast<std::size_t>(first - 1)])])
-            --first;
-        beginRemoveRows({}, first, last);
-        m_rows.erase(m_rows.begin() + first, m_rows.begin() + last + 1);
-        endRemoveRows();
-        last = first - 1;
-    }
-}
-
-void DecisionTableModel::removeRowsAtOnce(const std::vector<char>& isWanted)
-{
-    Q_EMIT layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
-    std::vector<int> newRowOf(m_rows.size());
-    std::vector<NodeId> reordered;
-    reordered.reserve(m_rows.size());
-    int kept = 0;
-    for (const bool staying : {true, false}) {
-        for (std::size_t row = 0; row < m_rows.size(); ++row) {
-            if (static_cast<bool>(isWanted[static_cast<std::size_t>(m_rows[row])]) == staying) {
-                newRowOf[row] = static_cast<int>(reordered.size());
-                reordered.push_back(m_rows[row]);
+    enum : char { NotWanted, Wanted, Placed };
+    std::vector<char> state(m_graph->graph.size(), NotWanted);
+    for (const NodeId n : rows)
+        state[static_cast<std::size_t>(n)] = Wanted;
+    std::vector<NodeId> order;
+    order.reserve(rows.size());
+    for (const std::vector<NodeId>* from : {&m_rows, &rows}) {
+        for (const NodeId n : *from) {
+            char& s = state[static_cast<std::size_t>(n)];
+            if (s == Wanted) {
+                order.push_back(n);
+                s = Placed;
             }
         }
-        if (staying)
-            kept = static_cast<int>(reordered.size());
     }
-    m_rows = std::move(reordered);
-    movePersistentRows(newRowOf);
-    Q_EMIT layoutChanged({}, QAbstractItemModel::VerticalSortHint);
-    beginRemoveRows({}, kept, rowCount() - 1);
-    m_rows.resize(static_cast<std::size_t>(kept));
-    endRemoveRows();
+    showRows(sorted(std::move(order)));
 }
 
-void DecisionTableModel::appendRows(const std::vector<NodeId>& wanted)
+void DecisionTableModel::showRows(std::vector<NodeId> rows)
 {
-    std::vector<char> isShown(m_graph->graph.size(), 0);
-    for (const NodeId n : m_rows)
-        isShown[static_cast<std::size_t>(n)] = 1;
-    std::vector<NodeId> added;
-    for (const NodeId n : wanted)
-        if (!std::exchange(isShown[static_cast<std::size_t>(n)], 1))
-            added.push_back(n);
-    if (added.empty())
-        return;
-    beginInsertRows({}, rowCount(), rowCount() + static_cast<int>(added.size()) - 1);
-    m_rows.insert(m_rows.end(), added.begin(), added.end());
-    endInsertRows();
+    Q_EMIT layoutAboutToBeChanged();
+    std::vector<int> rowOfNode(m_graph->graph.size(), -1);
+    for (std::size_t row = 0; row < rows.size(); ++row)
+        rowOfNode[static_cast<std::size_t>(rows[row])] = static_cast<int>(row);
+    std::vector<int> newRowOf(m_rows.size());
+    for (std::size_t row = 0; row < m_rows.size(); ++row)
+        newRowOf[row] = rowOfNode[static_cast<std::size_t>(m_rows[row])];
+    m_rows = std::move(rows);
+    movePersistentRows(newRowOf);
+    Q_EMIT layoutChanged();
+}
+
+std::vector<NodeId> DecisionTableModel::sorted(std::vector<NodeId> nodes) const
+{
+    if (m_sortColumn < 0 || m_sortColumn >= ColumnCount || !m_graph || !m_outcome || !m_outcome->ok())
+        return nodes;
+    // One key a row, read once: a number, or a text for the columns that show one.
+    std::vector<qint64> numbers;
+    std::vector<QString> texts;
+    const bool byText = m_sortColumn == OpColumn || m_sortColumn == ValueColumn || m_sortColumn == TagColumn
+        || m_sortColumn == DetailColumn;
+    if (byText)
+        texts.reserve(nodes.size());
+    else
+        numbers.reserve(nodes.size());
+    const auto& classes = m_outcome->result->classes;
+    for (const NodeId n : nodes) {
+        switch (m_sortColumn) {
+        case OpColumn:
+            texts.push_back(m_graph->label(n).op);
+            break;
+        case ValueColumn:
+            texts.push_back(m_graph->label(n).value);
+            break;
+        case DetailColumn:
+            texts.push_back(detail(n));
+            break;
+        case SizeColumn:
+            numbers.push_back(static_cast<qint64>(m_graph->bytesOf(n)));
+            break;
+        case DistanceColumn:
+            numbers.push_back(static_cast<std::size_t>(n) < classes.distFromBw.size() ? classes.dist(n) : -1);
+            break;
+        case TagColumn:
+            texts.push_back(tagText(n));
+            break;
+        default: // the node's name sorts in graph order
+            numbers.push_back(n);
+            break;
+        }
+    }
+    std::vector<int> place(nodes.size());
+    std::iota(place.begin(), place.end(), 0);
+    const bool descending = m_sortOrder == Qt::DescendingOrder;
+    const auto before = [&](const auto& keys) {
+        return [&keys, descending](int a, int b) {
+            const auto& x = keys[static_cast<std::size_t>(a)];
+            const auto& y = keys[static_cast<std::size_t>(b)];
+            return descending ? y < x : x < y;
+        };
+    };
+    if (byText)
+        std::stable_sort(place.begin(), place.end(), before(texts));
+    else
+        std::stable_sort(place.begin(), place.end(), before(numbers));
+    std::vector<NodeId> out;
+    out.reserve(nodes.size());
+    for (const int i : place)
+        out.push_back(nodes[static_cast<std::size_t>(i)]);
+    return out;
+}
+
+void DecisionTableModel::sort(int column, Qt::SortOrder order)
+{
+    m_sortColumn = column;
+    m_sortOrder = order;
+    if (!m_rows.empty())
+        showRows(sorted(m_rows));
 }
 
 void DecisionTableModel::refreshTags()
 {
-    if (!m_rows.empty())
-        Q_EMIT dataChanged(index(0, TagColumn), index(rowCount() - 1, TagColumn));
+    if (m_rows.empty())
+        return;
+    if (m_sortColumn == TagColumn)
+        showRows(sorted(m_rows));
+    Q_EMIT dataChanged(index(0, TagColumn), index(rowCount() - 1, TagColumn));
+}
+
+QString DecisionTableModel::tagText(NodeId n) const
+{
+    const CheckpointPolicy tag = m_tagOf ? m_tagOf(n) : CheckpointPolicy::None;
+    return tag == CheckpointPolicy::None ? QString() : QString::fromLatin1(policyName(tag));
 }
 
 int DecisionTableModel::rowOf(NodeId n) const
@@ -219,10 +247,8 @@ QVariant DecisionTableModel::data(const QModelIndex& index, int role) const
             return distance >= NodeClasses::kFar ? QStringLiteral("∞")
                 : distance < 0                   ? QString()
                                                  : QString::number(distance);
-        case TagColumn: {
-            const CheckpointPolicy tag = m_tagOf ? m_tagOf(n) : CheckpointPolicy::None;
-            return tag == CheckpointPolicy::None ? QString() : QString::fromLatin1(policyName(tag));
-        }
+        case TagColumn:
+            return tagText(n);
         case DetailColumn:
             return detail(n);
         }
