@@ -108,7 +108,6 @@ std::vector<NodeId> DecisionTableModel::sorted(std::vector<NodeId> nodes) const
         texts.reserve(nodes.size());
     else
         numbers.reserve(nodes.size());
-    const auto& classes = m_outcome->result->classes;
     for (const NodeId n : nodes) {
         switch (m_sortColumn) {
         case OpColumn:
@@ -124,7 +123,7 @@ std::vector<NodeId> DecisionTableModel::sorted(std::vector<NodeId> nodes) const
             numbers.push_back(static_cast<qint64>(m_graph->bytesOf(n)));
             break;
         case DistanceColumn:
-            numbers.push_back(static_cast<std::size_t>(n) < classes.distFromBw.size() ? classes.dist(n) : -1);
+            numbers.push_back(distanceOf(n));
             break;
         case TagColumn:
             texts.push_back(tagText(n));
@@ -170,6 +169,12 @@ void DecisionTableModel::refreshTags()
     if (m_sortColumn == TagColumn)
         showRows(sorted(m_rows));
     Q_EMIT dataChanged(index(0, TagColumn), index(rowCount() - 1, TagColumn));
+}
+
+int DecisionTableModel::distanceOf(NodeId n) const
+{
+    const auto& classes = m_outcome->result->classes;
+    return static_cast<std::size_t>(n) < classes.distFromBw.size() ? classes.dist(n) : -1;
 }
 
 QString DecisionTableModel::tagText(NodeId n) const
@@ -223,8 +228,7 @@ QVariant DecisionTableModel::data(const QModelIndex& index, int role) const
         return {};
     const NodeId n = m_rows[static_cast<std::size_t>(index.row())];
     const NodeLabel& label = m_graph->label(n);
-    const auto& classes = m_outcome->result->classes;
-    const int distance = static_cast<std::size_t>(n) < classes.distFromBw.size() ? classes.dist(n) : -1;
+    const int distance = distanceOf(n);
     if (role == NodeRole)
         return n;
     if (role == DiffersRole)

@@ -52,6 +52,8 @@ public:
 private:
     QString detail(NodeId n) const;
     QString tagText(NodeId n) const;
+    /// The node's dist_from_bw under the plan; -1 where the plan has none.
+    int distanceOf(NodeId n) const;
     /// `nodes` in the sort order; ties keep the order of `nodes`.
     std::vector<NodeId> sorted(std::vector<NodeId> nodes) const;
     /// Shows `rows` in one layout change; persistent indexes follow their nodes, or go where the
