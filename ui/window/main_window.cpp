@@ -82,6 +82,7 @@ MainWindow::MainWindow(QWidget* parent)
     setAcceptDrops(true);
     setCentralWidget(m_canvas);
     m_tagActions = new TagActions(this);
+    resize(1500, 950); // first, so that the docks below are sized in the window's own width
     createActions();
     createDocks();
     createMenus();
@@ -99,7 +100,6 @@ MainWindow::MainWindow(QWidget* parent)
     m_legendAction->setChecked(Settings::legendVisible());
     m_compareAction->setChecked(Settings::compareWithReference());
 
-    resize(1500, 950);
     if (const QByteArray geometry = Settings::windowGeometry(); !geometry.isEmpty())
         restoreGeometry(geometry);
     keepOnScreen(this); // saved on a larger screen, or the default size on a small one
@@ -393,6 +393,9 @@ void MainWindow::createToolBar()
 
 void MainWindow::createDocks()
 {
+    // The Partition dock runs the window's full height (its tables are the tallest content), and
+    // the plots take the width beside it.
+    setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
     m_partitionPanel = new PartitionPanel(m_document, m_selection, this);
     auto* partitionDock = new QDockWidget(tr("Partition"), this);
     partitionDock->setObjectName(QStringLiteral("PartitionDock"));
@@ -409,7 +412,7 @@ void MainWindow::createDocks()
     inspectorDock->setObjectName(QStringLiteral("InspectorDock"));
     inspectorDock->setWidget(m_inspector);
     addDockWidget(Qt::RightDockWidgetArea, inspectorDock);
-    resizeDocks({partitionDock, inspectorDock}, {430, 360}, Qt::Horizontal);
+    resizeDocks({partitionDock, inspectorDock}, {390, 270}, Qt::Horizontal);
 
     // The pictures of a plan sit under the canvas, tabbed: what each budget buys, and where the
     // memory goes step by step.
